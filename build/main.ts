@@ -1,0 +1,61 @@
+/**
+ * Build CLI. `deno task build --onet <folder | .zip | https URL>` builds and publishes the
+ * taxonomy artifact; `--prune N` keeps the N newest versions. Wiring only.
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { buildTaxonomy, TAXONOMY } from "./pipeline.ts";
+import { consoleProgress } from "./progress.ts";
+import { resolveRelease } from "./input.ts";
+import { pruneVersions } from "./publish.ts";
+
+const USAGE = `usage: deno task build --onet <folder | db_XX_Y_text.zip | https URL> [--prune N]
+       deno task build --prune N
+options:
+  --onet <source>      O*NET text release to build the taxonomy artifact from
+  --artifacts <dir>    where artifacts are published (default: $ARTIFACTS_DIR or ./artifacts)
+  --cache <dir>        download and extraction cache (default: $DATA_DIR/cache or ./data/cache)
+  --prune <N>          after building (or alone), keep only the N newest versions`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      onet: { type: "string" },
+      artifacts: { type: "string" },
+      cache: { type: "string" },
+      prune: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help || (!values.onet && !values.prune)) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const artifactsDir = values.artifacts ?? Deno.env.get("ARTIFACTS_DIR") ?? "./artifacts";
+  const cacheDir = values.cache ?? join(Deno.env.get("DATA_DIR") ?? "./data", "cache");
+  const keep = values.prune === undefined ? null : Number(values.prune);
+  if (keep !== null && (!Number.isInteger(keep) || keep < 1)) {
+    console.error("--prune takes a whole number of versions to keep, at least 1");
+    return 2;
+  }
+  const progress = consoleProgress();
+  if (values.onet) {
+    const releaseDir = await resolveRelease(values.onet, cacheDir, progress);
+    const result = await buildTaxonomy(releaseDir, artifactsDir, progress);
+    progress.info(`published ${TAXONOMY}/${result.version} -> ${result.dir}`);
+  }
+  if (keep !== null) {
+    const removed = await pruneVersions(join(artifactsDir, TAXONOMY), keep);
+    progress.info(removed.length ? `pruned ${removed.join(", ")}` : "nothing to prune");
+  }
+  return 0;
+}
+
+try {
+  Deno.exit(await main());
+} catch (error) {
+  console.error(`build failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error("nothing was published");
+  Deno.exit(1);
+}

@@ -1,0 +1,148 @@
+/**
+ * The taxonomy build: named steps from an O*NET release folder to a published, verified
+ * artifact version. Steps are pure functions of the release (no clock, randomness or
+ * network); only the temporary folder and the final rename touch the outside world.
+ */
+import { DuckDBInstance } from "@duckdb/node-api";
+import { join } from "node:path";
+import { readOnetRelease } from "./sources/onet/read.ts";
+import { registerNormalizer, stageRelease } from "./steps/stage.ts";
+import { buildTable, checkTable, hashTable } from "./steps/sql.ts";
+import { TAXONOMY_TABLES } from "./steps/tables.ts";
+import { type Manifest, type ManifestTable, TAXONOMY_SCHEMA_VERSION } from "./manifest.ts";
+import { sha256File, sha256Hex } from "./hash.ts";
+import { publishVersion } from "./publish.ts";
+import { type Progress, silentProgress } from "./progress.ts";
+import { NORMALIZER_VERSION } from "../serve/text/normalize.ts";
+
+/** Name of the taxonomy artifact folder and file. */
+export const TAXONOMY = "taxonomy";
+
+/** What a finished build published. */
+export interface BuildResult {
+  version: string;
+  dir: string;
+  manifest: Manifest;
+  reused: boolean;
+}
+
+/** The CC BY 4.0 attribution O*NET requires, for the release that was read. */
+export function attributionText(release: string): string {
+  return `This product includes information from the O*NET ${release} Database by the U.S. ` +
+    "Department of Labor, Employment and Training Administration (USDOL/ETA). Used under the " +
+    "CC BY 4.0 license. O*NET® is a trademark of USDOL/ETA. This service has modified all or " +
+    "some of this information. USDOL/ETA has not approved, endorsed, or tested these " +
+    "modifications.";
+}
+
+/** Builds the taxonomy artifact from a release folder and publishes it under artifactsDir. */
+export async function buildTaxonomy(
+  onetDir: string,
+  artifactsDir: string,
+  progress: Progress = silentProgress,
+): Promise<BuildResult> {
+  const total = TAXONOMY_TABLES.length + 6;
+  let n = 0;
+
+  progress.step(++n, total, "read and validate release");
+  const release = await readOnetRelease(onetDir);
+  const present = release.inputs.filter((i) => i.status === "present").length;
+  const absent = release.inputs.filter((i) => i.status === "absent").map((i) => i.file);
+  progress.done(
+    `O*NET ${release.version}, ${present} files` +
+      (absent.length ? `, absent (optional): ${absent.join(", ")}` : ""),
+  );
+
+  const artifactDir = join(artifactsDir, TAXONOMY);
+  await Deno.mkdir(artifactDir, { recursive: true });
+  const buildDir = await Deno.makeTempDir({ dir: artifactDir, prefix: ".build-" });
+  try {
+    await Deno.chmod(buildDir, 0o755); // published versions are readable by the serving user
+    const dbPath = join(buildDir, `${TAXONOMY}.duckdb`);
+    const instance = await DuckDBInstance.create(dbPath, { threads: "2" });
+    const connection = await instance.connect();
+    let tables: ManifestTable[];
+    try {
+      await connection.run("ATTACH ':memory:' AS stg");
+      registerNormalizer(connection);
+
+      progress.step(++n, total, "stage release files");
+      const staged = await stageRelease(connection, release);
+      progress.done(`${[...staged.values()].reduce((a, b) => a + b, 0)} rows`);
+
+      const absentFiles = new Set(absent);
+      const params = {
+        release: release.version,
+        label: release.label,
+        text: attributionText(release.version),
+      };
+      tables = [];
+      for (const table of TAXONOMY_TABLES) {
+        progress.step(++n, total, `table ${table.name}`);
+        const rows = await buildTable(
+          connection,
+          table,
+          table.name === "attribution" ? params : undefined,
+        );
+        progress.done(`${rows} rows`);
+        tables.push({
+          name: table.name,
+          rows,
+          content_hash: "",
+          source_status: table.inputs.every((f) => absentFiles.has(f)) ? "absent" : "present",
+        });
+      }
+
+      progress.step(++n, total, "check tables");
+      let checks = 0;
+      for (const table of TAXONOMY_TABLES) checks += await checkTable(connection, table);
+      progress.done(`${checks} checks passed`);
+
+      progress.step(++n, total, "hash table contents");
+      for (let i = 0; i < TAXONOMY_TABLES.length; i++) {
+        tables[i].content_hash = await hashTable(connection, TAXONOMY_TABLES[i]);
+      }
+      progress.done(`${tables.length} tables`);
+      await connection.run("DETACH stg");
+      await connection.run("CHECKPOINT");
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+
+    progress.step(++n, total, "write manifest");
+    const contentHash = await sha256Hex(JSON.stringify({
+      schema_version: TAXONOMY_SCHEMA_VERSION,
+      normalizer_version: NORMALIZER_VERSION,
+      release: [release.version, release.label],
+      tables: tables.map((t) => [t.name, t.rows, t.content_hash, t.source_status]),
+    }));
+    const version = `${release.version}-${contentHash.slice(0, 12)}`;
+    const fileInfo = await Deno.stat(dbPath);
+    const manifest: Manifest = {
+      schema_version: TAXONOMY_SCHEMA_VERSION,
+      artifact: TAXONOMY,
+      version,
+      release: { source: "O*NET", version: release.version, label: release.label },
+      normalizer_version: NORMALIZER_VERSION,
+      inputs: release.inputs,
+      tables,
+      file: { name: `${TAXONOMY}.duckdb`, bytes: fileInfo.size, sha256: await sha256File(dbPath) },
+      content_hash: contentHash,
+      attribution: attributionText(release.version),
+    };
+    await Deno.writeTextFile(
+      join(buildDir, "manifest.json"),
+      JSON.stringify(manifest, null, 2) + "\n",
+    );
+    progress.done(version);
+
+    progress.step(++n, total, "publish");
+    const published = await publishVersion(artifactDir, buildDir, version);
+    progress.done(published.reused ? "identical version already published; pointer moved" : "ok");
+    return { version, dir: published.dir, manifest, reused: published.reused };
+  } catch (error) {
+    await Deno.remove(buildDir, { recursive: true }).catch(() => {});
+    throw error;
+  }
+}

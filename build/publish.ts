@@ -1,0 +1,94 @@
+/**
+ * Atomic publication of artifact versions. A version folder appears by rename only after
+ * its checks passed; the `current` pointer is a one-line file replaced by rename last, so
+ * a reader sees either the old or the new version, never a half-written one.
+ */
+import { join } from "node:path";
+
+/** Name of the pointer file inside an artifact's folder. */
+export const POINTER_FILE = "current";
+
+/** Reads the version named by an artifact's `current` pointer, or null when there is none. */
+export async function readPointer(artifactDir: string): Promise<string | null> {
+  try {
+    const text = (await Deno.readTextFile(join(artifactDir, POINTER_FILE))).trim();
+    return /^[A-Za-z0-9._-]+$/.test(text) ? text : null;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** Points `current` at a version by writing a temporary file and renaming it over. */
+export async function writePointer(artifactDir: string, version: string): Promise<void> {
+  const tmp = join(artifactDir, `.${POINTER_FILE}.${Deno.pid}.tmp`);
+  await Deno.writeTextFile(tmp, version + "\n");
+  await Deno.rename(tmp, join(artifactDir, POINTER_FILE));
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/**
+ * Moves a finished build folder into place as `version` and moves the pointer. When that
+ * version already exists (same content hash), the new copy is dropped and the existing one
+ * kept, so republishing identical inputs is a no-op apart from the pointer.
+ */
+export async function publishVersion(
+  artifactDir: string,
+  buildDir: string,
+  version: string,
+): Promise<{ dir: string; reused: boolean }> {
+  const target = join(artifactDir, version);
+  let reused = false;
+  if (await exists(target)) {
+    await Deno.remove(buildDir, { recursive: true });
+    const now = new Date();
+    await Deno.utime(target, now, now); // "newest" for pruning means most recently published
+    reused = true;
+  } else {
+    await Deno.rename(buildDir, target);
+  }
+  await writePointer(artifactDir, version);
+  return { dir: target, reused };
+}
+
+/** Lists published versions (folders that hold a manifest), newest first by modification time. */
+export async function listVersions(
+  artifactDir: string,
+): Promise<{ name: string; mtime: number }[]> {
+  const versions: { name: string; mtime: number }[] = [];
+  try {
+    for await (const entry of Deno.readDir(artifactDir)) {
+      if (!entry.isDirectory || entry.name.startsWith(".")) continue;
+      if (!await exists(join(artifactDir, entry.name, "manifest.json"))) continue;
+      const info = await Deno.stat(join(artifactDir, entry.name));
+      versions.push({ name: entry.name, mtime: info.mtime?.getTime() ?? 0 });
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return versions.sort((a, b) => b.mtime - a.mtime || b.name.localeCompare(a.name));
+}
+
+/** Deletes all but the `keep` newest versions; the current version is never deleted. */
+export async function pruneVersions(artifactDir: string, keep: number): Promise<string[]> {
+  const current = await readPointer(artifactDir);
+  const versions = await listVersions(artifactDir);
+  const kept = new Set(versions.slice(0, keep).map((v) => v.name));
+  if (current) kept.add(current);
+  const removed: string[] = [];
+  for (const version of versions) {
+    if (kept.has(version.name)) continue;
+    await Deno.remove(join(artifactDir, version.name), { recursive: true });
+    removed.push(version.name);
+  }
+  return removed;
+}

@@ -1,0 +1,265 @@
+/**
+ * Reads an O*NET text release from a folder: checks every expected file and header,
+ * parses and types each row, and checks codes across files. Nothing is written here;
+ * a bad input throws an InputError naming the file, the line and the rule.
+ */
+import { join } from "node:path";
+import { type ColumnSpec, ONET_FILES, type OnetFileSpec, READ_ME_FILE } from "./files.ts";
+import { sha256Hex } from "../../hash.ts";
+
+/** A typed cell of a staged row. */
+export type Cell = string | number | boolean | null;
+
+/** A build input that breaks a rule; the message names file, line and rule. */
+export class InputError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    readonly rule: string,
+  ) {
+    super(`${file}${line === null ? "" : ` line ${line}`}: ${rule}`);
+    this.name = "InputError";
+  }
+}
+
+/** One input file as the manifest records it. */
+export interface InputRecord {
+  file: string;
+  required: boolean;
+  status: "present" | "absent";
+  bytes?: number;
+  sha256?: string;
+  rows?: number;
+}
+
+/** A parsed file: its spec and its typed rows in file order. */
+export interface ParsedFile {
+  spec: OnetFileSpec;
+  rows: Cell[][];
+}
+
+/** A whole release: its version, its parsed files and the manifest input records. */
+export interface OnetRelease {
+  version: string;
+  label: string | null;
+  files: Map<string, ParsedFile | null>;
+  inputs: InputRecord[];
+}
+
+const CODE = /^\d{2}-\d{4}\.\d{2}$/;
+const ELEMENT_ID = /^\d+(\.[A-Za-z0-9]+)*$/;
+const COMMODITY = /^\d{8}$/;
+const MONTH = /^(0[1-9]|1[0-2])\/\d{4}$/;
+const INT = /^-?\d+(\.0+)?$/;
+const NUM = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const MAX_FIELD = 20_000;
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Short, printable excerpt of a bad value for an error message. */
+function shown(value: string): string {
+  const cut = value.length > 40 ? value.slice(0, 40) + "…" : value;
+  return JSON.stringify(cut);
+}
+
+/** Types one cell, or returns the rule it breaks. */
+function typeCell(column: ColumnSpec, raw: string): Cell | { rule: string } {
+  const value = raw.trim();
+  const where = `column "${column.header}"`;
+  if (value.length > MAX_FIELD) return { rule: `${where} is longer than ${MAX_FIELD} characters` };
+  if (value === "") {
+    if (column.kind.startsWith("opt_")) return null;
+    return { rule: `${where} must not be empty` };
+  }
+  if (column.oneOf && !column.oneOf.includes(value)) {
+    return { rule: `${where} must be one of ${column.oneOf.join(", ")} (found ${shown(value)})` };
+  }
+  switch (column.kind) {
+    case "code":
+      return CODE.test(value)
+        ? value
+        : { rule: `${where} must be an O*NET-SOC code like 11-1011.00 (found ${shown(value)})` };
+    case "element_id":
+      return ELEMENT_ID.test(value)
+        ? value
+        : { rule: `${where} must be an element id like 2.A.1.a (found ${shown(value)})` };
+    case "commodity":
+      return COMMODITY.test(value)
+        ? value
+        : { rule: `${where} must be an 8-digit commodity code (found ${shown(value)})` };
+    case "month":
+      return MONTH.test(value)
+        ? value
+        : { rule: `${where} must be a date like 08/2024 (found ${shown(value)})` };
+    case "int":
+      return INT.test(value)
+        ? Number.parseInt(value, 10)
+        : { rule: `${where} must be a whole number (found ${shown(value)})` };
+    case "num":
+    case "opt_num":
+      return NUM.test(value)
+        ? Number.parseFloat(value)
+        : { rule: `${where} must be a number (found ${shown(value)})` };
+    case "flag":
+    case "opt_flag":
+      return value === "Y"
+        ? true
+        : value === "N"
+        ? false
+        : { rule: `${where} must be Y or N (found ${shown(value)})` };
+    case "text":
+    case "opt_text":
+      return value;
+  }
+}
+
+/** Splits file text into lines without the final empty line; strips a BOM and CRs. */
+function splitLines(text: string): string[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = body.split("\n").map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** Decodes UTF-8 strictly; a file in another encoding fails with a clear rule. */
+export function decodeUtf8(file: string, bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new InputError(file, null, "file is not valid UTF-8 text");
+  }
+}
+
+/** Parses one tab-separated O*NET file into typed rows; throws on the first broken rule. */
+export function parseOnetFile(spec: OnetFileSpec, text: string): Cell[][] {
+  const lines = splitLines(text);
+  if (lines.length === 0) throw new InputError(spec.file, null, "file is empty");
+  const expected = spec.columns.map((c) => c.header);
+  const header = lines[0].split("\t").map((h) => h.trim());
+  if (header.join("\t") !== expected.join("\t")) {
+    throw new InputError(
+      spec.file,
+      1,
+      `header must be "${expected.join(" | ")}" (found "${header.join(" | ").slice(0, 300)}")`,
+    );
+  }
+  const rows: Cell[][] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const lineNo = i + 1;
+    if (lines[i].trim() === "") throw new InputError(spec.file, lineNo, "blank line inside data");
+    const fields = lines[i].split("\t");
+    if (fields.length !== spec.columns.length) {
+      throw new InputError(
+        spec.file,
+        lineNo,
+        `row must have ${spec.columns.length} tab-separated fields (found ${fields.length})`,
+      );
+    }
+    const row: Cell[] = new Array(fields.length);
+    for (let c = 0; c < fields.length; c++) {
+      const typed = typeCell(spec.columns[c], fields[c]);
+      if (typed !== null && typeof typed === "object") {
+        throw new InputError(spec.file, lineNo, typed.rule);
+      }
+      row[c] = typed;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** Reads the release version ("29.3") and label from the release's own Read Me. */
+export function parseReadMe(text: string): { version: string; label: string | null } {
+  const lines = splitLines(text).map((l) => l.trim()).filter((l) => l !== "");
+  const match = lines[0]?.match(/^O\*NET\s+(\d+\.\d+)\s+Database\b/);
+  if (!match) {
+    throw new InputError(
+      READ_ME_FILE,
+      1,
+      'first line must name the release, like "O*NET 29.3 Database"',
+    );
+  }
+  const label = lines[1] && !/^-+$/.test(lines[1]) ? lines[1] : null;
+  return { version: match[1], label };
+}
+
+async function readIfPresent(path: string): Promise<Uint8Array | null> {
+  try {
+    return await Deno.readFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** Checks that every code a file mentions exists in Occupation Data with the same title. */
+function checkCodes(files: Map<string, ParsedFile | null>): void {
+  const occupations = files.get("Occupation Data.txt");
+  if (!occupations) return;
+  const titles = new Map<string, string>();
+  occupations.rows.forEach((row, i) => {
+    const code = row[0] as string;
+    if (titles.has(code)) {
+      throw new InputError("Occupation Data.txt", i + 2, `duplicate O*NET-SOC code ${code}`);
+    }
+    titles.set(code, row[1] as string);
+  });
+  for (const parsed of files.values()) {
+    if (!parsed || parsed.spec.file === "Occupation Data.txt") continue;
+    const codeColumns = parsed.spec.columns
+      .map((c, index) => ({ c, index }))
+      .filter(({ c }) => c.kind === "code");
+    parsed.rows.forEach((row, i) => {
+      for (const { c, index } of codeColumns) {
+        const value = row[index] as string;
+        if (!titles.has(value)) {
+          throw new InputError(
+            parsed.spec.file,
+            i + 2,
+            `column "${c.header}" names ${value}, which is not in Occupation Data.txt`,
+          );
+        }
+      }
+    });
+  }
+}
+
+/** Reads, validates and types a whole release folder. */
+export async function readOnetRelease(
+  dir: string,
+  onFile: (file: string) => void = () => {},
+): Promise<OnetRelease> {
+  const readMeBytes = await readIfPresent(join(dir, READ_ME_FILE));
+  if (!readMeBytes) throw new InputError(READ_ME_FILE, null, "required file is missing");
+  const { version, label } = parseReadMe(decodeUtf8(READ_ME_FILE, readMeBytes));
+  const inputs: InputRecord[] = [{
+    file: READ_ME_FILE,
+    required: true,
+    status: "present",
+    bytes: readMeBytes.byteLength,
+    sha256: await sha256Hex(readMeBytes),
+  }];
+  const files = new Map<string, ParsedFile | null>();
+  for (const spec of ONET_FILES) {
+    onFile(spec.file);
+    const bytes = await readIfPresent(join(dir, spec.file));
+    if (!bytes) {
+      if (spec.required) throw new InputError(spec.file, null, "required file is missing");
+      inputs.push({ file: spec.file, required: false, status: "absent" });
+      files.set(spec.file, null);
+      continue;
+    }
+    const rows = parseOnetFile(spec, decodeUtf8(spec.file, bytes));
+    files.set(spec.file, { spec, rows });
+    inputs.push({
+      file: spec.file,
+      required: spec.required,
+      status: "present",
+      bytes: bytes.byteLength,
+      sha256: await sha256Hex(bytes),
+      rows: rows.length,
+    });
+  }
+  checkCodes(files);
+  return { version, label, files, inputs };
+}

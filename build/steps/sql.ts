@@ -1,0 +1,98 @@
+/** Runs the build SQL of a served table and its checks; reads sql/build/. */
+import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
+import { fileURLToPath } from "node:url";
+import type { TableSpec } from "./tables.ts";
+import { LineHasher } from "../hash.ts";
+
+const SQL_DIR = fileURLToPath(new URL("../../sql/build/", import.meta.url));
+
+/** A table check that found offending rows. */
+export class CheckError extends Error {
+  constructor(readonly table: string, readonly check: string, readonly sample: unknown[]) {
+    super(
+      `check failed on table ${table}: ${check} (${sample.length}+ offending rows, first: ${
+        JSON.stringify(sample[0], (_k, v) => typeof v === "bigint" ? Number(v) : v)
+      })`,
+    );
+    this.name = "CheckError";
+  }
+}
+
+async function readSql(file: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(SQL_DIR + file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** Builds one served table from its SQL file. */
+export async function buildTable(
+  connection: DuckDBConnection,
+  table: TableSpec,
+  params?: Record<string, DuckDBValue>,
+): Promise<number> {
+  const sql = await readSql(`${table.name}.sql`);
+  if (sql === null) throw new Error(`sql/build/${table.name}.sql is missing`);
+  await connection.run(sql, params);
+  return await countRows(connection, table.name);
+}
+
+/** Row count of a table. */
+export async function countRows(connection: DuckDBConnection, name: string): Promise<number> {
+  const reader = await connection.runAndReadAll(`SELECT count(*) FROM ${name}`);
+  return Number(reader.getRows()[0][0]);
+}
+
+/** Splits a .checks.sql file into named statements ("-- check: <name>" before each). */
+export function parseChecks(text: string): { name: string; sql: string }[] {
+  return text
+    .split(/;\s*(?:\n|$)/)
+    .map((part) => part.trim())
+    .filter((part) => part.replace(/--[^\n]*/g, "").trim() !== "")
+    .map((part) => {
+      const name = part.match(/--\s*check:\s*(.+)/)?.[1]?.trim() ?? "unnamed check";
+      return { name, sql: part };
+    });
+}
+
+/** The generated checks of a table: key uniqueness and required columns. */
+function generatedChecks(table: TableSpec): { name: string; sql: string }[] {
+  const key = table.key.join(", ");
+  const checks = [{
+    name: `key (${key}) is unique`,
+    sql: `SELECT ${key}, count(*) AS n FROM ${table.name} GROUP BY ${key} HAVING count(*) > 1`,
+  }];
+  for (const column of [...table.key, ...table.notNull]) {
+    checks.push({
+      name: `${column} is never NULL`,
+      sql: `SELECT * FROM ${table.name} WHERE ${column} IS NULL`,
+    });
+  }
+  return checks;
+}
+
+/** Runs every check of a table; throws CheckError on the first one that returns rows. */
+export async function checkTable(connection: DuckDBConnection, table: TableSpec): Promise<number> {
+  const custom = await readSql(`${table.name}.checks.sql`);
+  const checks = [...generatedChecks(table), ...(custom ? parseChecks(custom) : [])];
+  for (const check of checks) {
+    const reader = await connection.runAndReadAll(`SELECT * FROM (${check.sql}) LIMIT 5`);
+    const rows = reader.getRowObjectsJS();
+    if (rows.length > 0) throw new CheckError(table.name, check.name, rows);
+  }
+  return checks.length;
+}
+
+/** Content hash of a table: sha256 over its rows in key order, one canonical JSON line each. */
+export async function hashTable(connection: DuckDBConnection, table: TableSpec): Promise<string> {
+  const hasher = new LineHasher();
+  const reader = await connection.runAndReadAll(
+    `SELECT * FROM ${table.name} ORDER BY ${table.key.join(", ")}`,
+  );
+  const columns = reader.columnNames();
+  hasher.add(columns);
+  for (const row of reader.getRowsJS()) hasher.add(row);
+  return hasher.hex();
+}
