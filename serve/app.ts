@@ -1,0 +1,119 @@
+/** createApp(deps): the whole HTTP service, built from injected dependencies. */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import type { Context } from "hono";
+import type { Config } from "./config.ts";
+import type { Logger } from "./http/log.ts";
+import type { Database } from "./stores/postgres.ts";
+import type { ArtifactRegistry } from "./stores/artifacts.ts";
+import { ApiError, type ErrorCode, problemResponse } from "./http/errors.ts";
+import { accessLog, bodyLimit, requestId } from "./http/middleware.ts";
+import type { AppEnv } from "./http/router.ts";
+import { validationHook } from "./http/validation.ts";
+import { healthRoutes } from "./health/mod.ts";
+import { registerDocs } from "./docs/mod.ts";
+
+/** Everything the app needs; tests pass their own. */
+export interface AppDeps {
+  config: Pick<Config, "MAX_BODY_BYTES" | "READY_DB_TIMEOUT_MS">;
+  database: Database;
+  artifacts: ArtifactRegistry;
+  logger: Logger;
+}
+
+/** Allowed methods per route pattern, for telling 405 from 404. */
+function methodIndex(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
+  let routes: { pattern: RegExp; method: string }[] | null = null;
+  return (path) => {
+    routes ??= app.routes
+      .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
+      .map((r) => ({
+        method: r.method,
+        pattern: new RegExp(
+          "^" + r.path.replace(/[.+?^$()[\]\\|]/g, "\\$&").replace(/:[^/]+/g, "[^/]+") + "$",
+        ),
+      }));
+    const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods].sort();
+  };
+}
+
+const HTTP_CODES: Record<number, ErrorCode> = {
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  429: "rate_limited",
+};
+
+/** Builds the Hono app. */
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use("*", requestId(), accessLog(deps.logger));
+  app.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("x-content-type-options", "nosniff");
+    c.res.headers.set("referrer-policy", "no-referrer");
+    if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
+  });
+  app.use("*", bodyLimit(deps.config.MAX_BODY_BYTES));
+
+  app.route(
+    "/",
+    healthRoutes({
+      database: deps.database,
+      artifacts: deps.artifacts,
+      readyDbTimeoutMs: deps.config.READY_DB_TIMEOUT_MS,
+    }),
+  );
+  registerDocs(app);
+
+  const allowed = methodIndex(app);
+  app.notFound((c) => {
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) {
+      return problemResponse(
+        c,
+        "method_not_allowed",
+        `${c.req.method} is not allowed here; allowed: ${methods.join(", ")}`,
+        {},
+        { allow: methods.join(", ") },
+      );
+    }
+    return problemResponse(c, "not_found", "no route matches this path");
+  });
+
+  app.onError((error, c: Context<AppEnv>) => {
+    if (error instanceof ApiError) {
+      return problemResponse(c, error.code, error.detail, error.extra, error.headers);
+    }
+    if (error instanceof HTTPException) {
+      if (error.status === 400 && /json/i.test(error.message)) {
+        return problemResponse(
+          c,
+          "malformed_json",
+          "the request body could not be parsed as JSON",
+          {
+            errors: [{ loc: ["body"], msg: "Malformed JSON", type: "json_invalid" }],
+          },
+        );
+      }
+      const code = HTTP_CODES[error.status];
+      if (code) return problemResponse(c, code);
+    }
+    deps.logger.error("unhandled error", {
+      request_id: c.get("requestId"),
+      method: c.req.method,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+    return problemResponse(
+      c,
+      "internal_error",
+      "an unexpected error occurred; quote the request id (instance) when reporting it",
+    );
+  });
+  return app;
+}

@@ -1,0 +1,57 @@
+/**
+ * Service configuration: one zod schema over the environment, parsed once at start. A bad
+ * value stops start-up with every problem listed; handlers never read Deno.env.
+ */
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Every environment variable the service reads, with its default. */
+export const ConfigSchema = z.object({
+  PORT: int(0, 65535).default(8000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATABASE_POOL_MAX: int(1, 500).default(10),
+  DATA_DIR: z.string().min(1).default("./data"),
+  ARTIFACTS_DIR: z.string().min(1).default("./artifacts"),
+  BOOTSTRAP_ONET_DIR: z.string().default("./fixtures/onet-sample"),
+  ARTIFACT_WATCH: bool.default(true),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  READY_DB_TIMEOUT_MS: int(50, 60_000).default(2000),
+  SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+});
+
+/** The parsed configuration. */
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** A configuration that failed validation; `problems` names each variable and rule. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment (empty strings count as unset) into a Config or throws ConfigError. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") cleaned[key] = value;
+  }
+  const result = ConfigSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,97 @@
+/** Liveness and readiness probes; no credentials, never cached. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../http/router.ts";
+import { ApiError, problemResponses } from "../http/errors.ts";
+import type { Database } from "../stores/postgres.ts";
+import type { ArtifactRegistry } from "../stores/artifacts.ts";
+
+/** What the health routes need. */
+export interface HealthDeps {
+  database: Database;
+  artifacts: ArtifactRegistry;
+  readyDbTimeoutMs: number;
+}
+
+const ArtifactCheck = z
+  .object({
+    name: z.string(),
+    required: z.boolean(),
+    state: z.enum(["loaded", "missing", "failed"]),
+    version: z.string().nullable().openapi({ description: "Artifact version being served." }),
+    release: z.string().nullable().openapi({ description: "Source release, e.g. O*NET 29.3." }),
+    problem: z.string().nullable().openapi({
+      description: "Why the last load or reload was refused; the previous version keeps serving.",
+    }),
+  })
+  .openapi("ArtifactCheck");
+
+const Ready = z
+  .object({
+    status: z.literal("ready"),
+    checks: z.object({ database: z.literal("ok"), artifacts: z.array(ArtifactCheck) }),
+  })
+  .openapi("Readiness");
+
+const live = createRoute({
+  method: "get",
+  path: "/health/live",
+  tags: ["Health"],
+  summary: "Liveness",
+  description: "200 while the process runs. No dependencies are checked.",
+  responses: {
+    200: {
+      description: "The process is alive.",
+      content: { "application/json": { schema: z.object({ status: z.literal("live") }) } },
+    },
+  },
+});
+
+const ready = createRoute({
+  method: "get",
+  path: "/health/ready",
+  tags: ["Health"],
+  summary: "Readiness",
+  description: "200 only when the database answers and every required artifact is loaded; " +
+    "otherwise 503 with `reasons` (problem+json, code `not_ready`).",
+  responses: {
+    200: { description: "Ready to serve.", content: { "application/json": { schema: Ready } } },
+    ...problemResponses(503),
+  },
+});
+
+/** The health router. */
+export function healthRoutes(deps: HealthDeps) {
+  const router = createRouter();
+  router.openapi(live, (c) => {
+    c.header("cache-control", "no-store");
+    return c.json({ status: "live" as const }, 200);
+  });
+  router.openapi(ready, async (c) => {
+    const reasons: string[] = [];
+    let database: "ok" | "unavailable" = "ok";
+    try {
+      await deps.database.ping(deps.readyDbTimeoutMs);
+    } catch {
+      database = "unavailable";
+      reasons.push("database is not answering");
+    }
+    const artifacts = deps.artifacts.status();
+    for (const a of artifacts) {
+      if (a.required && a.state !== "loaded") {
+        reasons.push(`${a.name} artifact is not loaded: ${a.problem ?? a.state}`);
+      }
+    }
+    if (reasons.length > 0) {
+      throw new ApiError("not_ready", reasons.join("; "), {
+        reasons,
+        checks: { database, artifacts },
+      });
+    }
+    c.header("cache-control", "no-store");
+    return c.json(
+      { status: "ready" as const, checks: { database: "ok" as const, artifacts } },
+      200,
+    );
+  });
+  return router;
+}

@@ -1,0 +1,47 @@
+/**
+ * Turns zod validation failures into 422 problems with an `errors` array of
+ * {loc, msg, type}. Messages come from the rule, never from the submitted value.
+ */
+import type { Context } from "hono";
+import type { ZodError } from "zod";
+import { ApiError, type ValidationIssue } from "./errors.ts";
+
+const LOCATION: Record<string, string> = {
+  json: "body",
+  form: "body",
+  query: "query",
+  param: "path",
+  header: "header",
+  cookie: "cookie",
+};
+
+/** Converts zod issues into the public validation issue list. */
+export function validationIssues(target: string, error: ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => {
+    const type = issue.code === "too_big" || issue.code === "too_small"
+      ? `${issue.code}.${(issue as { origin?: string }).origin ?? "value"}`
+      : issue.code;
+    return {
+      loc: [
+        LOCATION[target] ?? target,
+        ...issue.path.map((p) => typeof p === "symbol" ? String(p) : p),
+      ],
+      msg: issue.message,
+      type,
+    };
+  });
+}
+
+/** The default hook of every OpenAPI route: a failed validation becomes a 422 problem. */
+export function validationHook(
+  result: { success: boolean; error?: ZodError; target: string },
+  _c: Context,
+): void {
+  if (result.success || !result.error) return;
+  const errors = validationIssues(result.target, result.error);
+  throw new ApiError(
+    "validation_failed",
+    `${errors.length} field(s) failed validation`,
+    { errors },
+  );
+}

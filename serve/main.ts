@@ -1,0 +1,76 @@
+/** Service entry point: config -> stores -> app -> Deno.serve. Wiring only. */
+import { hostname } from "node:os";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { jsonLogger } from "./http/log.ts";
+import { type Database, DatabaseLockedError, openDatabase } from "./stores/postgres.ts";
+import { migrate } from "./stores/migrate.ts";
+import { ArtifactRegistry } from "./stores/artifacts.ts";
+import { taxonomySpec } from "./stores/taxonomy.ts";
+import { bootstrapTaxonomy } from "./stores/bootstrap.ts";
+import { recordActivation } from "./stores/activations.ts";
+import { createApp } from "./app.ts";
+
+let config: Config;
+try {
+  config = loadConfig(Deno.env.toObject());
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  Deno.exit(1);
+}
+const logger = jsonLogger(config.LOG_LEVEL);
+const instanceId = `${hostname()}:${Deno.pid}`;
+
+let database: Database;
+try {
+  database = await openDatabase(config);
+} catch (error) {
+  logger.error("database could not be opened", {
+    error: error instanceof DatabaseLockedError ? error.message : String(error),
+  });
+  Deno.exit(1);
+}
+const applied = await migrate(database);
+logger.info("database ready", { mode: database.kind, migrations_applied: applied });
+
+await bootstrapTaxonomy(config.ARTIFACTS_DIR, config.BOOTSTRAP_ONET_DIR, logger);
+const artifacts = new ArtifactRegistry(
+  config.ARTIFACTS_DIR,
+  [taxonomySpec],
+  logger,
+  (artifact) =>
+    recordActivation(database.db, {
+      artifact: artifact.name,
+      version: artifact.version,
+      contentHash: artifact.manifest.content_hash,
+      instanceId,
+    }),
+);
+await artifacts.start();
+if (config.ARTIFACT_WATCH) artifacts.watch();
+
+const app = createApp({ config, database, artifacts, logger });
+const server = Deno.serve(
+  {
+    port: config.PORT,
+    hostname: config.HOST,
+    onListen: ({ hostname, port }) =>
+      logger.info("listening", { url: `http://${hostname}:${port}`, instance: instanceId }),
+  },
+  app.fetch,
+);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info("shutting down", { signal, grace_ms: config.SHUTDOWN_GRACE_MS });
+  const grace = new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS));
+  await Promise.race([server.shutdown(), grace]);
+  await artifacts.close();
+  await database.close();
+  logger.info("stopped");
+  Deno.exit(0);
+}
+Deno.addSignalListener("SIGTERM", () => void shutdown("SIGTERM"));
+Deno.addSignalListener("SIGINT", () => void shutdown("SIGINT"));

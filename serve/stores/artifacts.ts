@@ -1,0 +1,317 @@
+/**
+ * The artifact registry: opens each artifact's `current` version read-only after verifying
+ * it against its manifest, keeps what the hot path needs in memory, and hot-swaps to a new
+ * version when the pointer moves (file watch or SIGHUP). Requests hold a lease on the
+ * version they started with; a retired version closes only when its last lease ends. A
+ * version that fails verification is refused and the previous one keeps serving.
+ */
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { join } from "node:path";
+import { type Manifest, parseManifest } from "../../build/manifest.ts";
+import { readPointer } from "../../build/publish.ts";
+import { sha256File } from "../../build/hash.ts";
+import type { Logger } from "../http/log.ts";
+
+/** How to load one kind of artifact. */
+export interface ArtifactSpec<T = unknown> {
+  name: string;
+  required: boolean;
+  schemaVersion: number;
+  /** Extra manifest checks (for example the normaliser version); returns a reason or null. */
+  accept?(manifest: Manifest): string | null;
+  /** Loads what the hot path keeps in memory. */
+  load(connection: DuckDBConnection, manifest: Manifest): Promise<T>;
+}
+
+/** One opened, verified artifact version. */
+export class LoadedArtifact<T = unknown> {
+  #leases = 0;
+  #retired = false;
+  #closed = false;
+  constructor(
+    readonly name: string,
+    readonly version: string,
+    readonly manifest: Manifest,
+    readonly data: T,
+    readonly connection: DuckDBConnection,
+    readonly instance: DuckDBInstance,
+  ) {}
+  /** Whether the DuckDB handles are closed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+  /** @internal */
+  lease(): void {
+    this.#leases++;
+  }
+  /** @internal */
+  unlease(): void {
+    this.#leases--;
+    if (this.#retired && this.#leases === 0) this.#close();
+  }
+  /** @internal Marks the version as replaced; closes it once no request holds it. */
+  retire(): void {
+    this.#retired = true;
+    if (this.#leases === 0) this.#close();
+  }
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** A request's hold on an artifact version; release it when the request ends. */
+export interface Lease<T> {
+  artifact: LoadedArtifact<T>;
+  release(): void;
+}
+
+/** Public state of one artifact, as readiness reports it (no paths, no internals). */
+export interface ArtifactStatus {
+  name: string;
+  required: boolean;
+  state: "loaded" | "missing" | "failed";
+  version: string | null;
+  release: string | null;
+  /** Why the last load or reload was refused, if it was. */
+  problem: string | null;
+}
+
+/** A version was refused; `reason` is safe to report, `detail` goes to the log only. */
+export class ArtifactRefused extends Error {
+  constructor(readonly reason: string, readonly detail?: string) {
+    super(reason);
+    this.name = "ArtifactRefused";
+  }
+}
+
+const NO_VERSION = "no published version";
+
+interface Slot {
+  spec: ArtifactSpec;
+  current: LoadedArtifact | null;
+  problem: string | null;
+  queue: Promise<unknown>;
+}
+
+/** Holds the current version of every artifact and swaps them safely. */
+export class ArtifactRegistry {
+  #slots = new Map<string, Slot>();
+  #watcher: Deno.FsWatcher | null = null;
+  #onSighup: (() => void) | null = null;
+
+  constructor(
+    readonly artifactsDir: string,
+    specs: ArtifactSpec[],
+    readonly logger: Logger,
+    readonly onActivate: (artifact: LoadedArtifact) => Promise<void> = async () => {},
+  ) {
+    for (const spec of specs) {
+      this.#slots.set(spec.name, {
+        spec,
+        current: null,
+        problem: "not loaded yet",
+        queue: Promise.resolve(),
+      });
+    }
+  }
+
+  /** Loads every artifact's current version; missing or bad ones are reported, not thrown. */
+  async start(): Promise<void> {
+    await this.reloadAll();
+  }
+
+  /** Re-reads every pointer and swaps where a new version was published. */
+  async reloadAll(): Promise<void> {
+    await Promise.all([...this.#slots.keys()].map((name) => this.reload(name)));
+  }
+
+  /** Re-reads one artifact's pointer; serialised per artifact so swaps never interleave. */
+  reload(name: string): Promise<void> {
+    const slot = this.#slot(name);
+    const run = slot.queue.then(() => this.#reload(slot));
+    slot.queue = run.catch(() => {});
+    return run;
+  }
+
+  async #reload(slot: Slot): Promise<void> {
+    const dir = join(this.artifactsDir, slot.spec.name);
+    const version = await readPointer(dir).catch(() => null);
+    if (version === null) {
+      if (slot.current === null) slot.problem = NO_VERSION;
+      return;
+    }
+    if (slot.current?.version === version) return;
+    let loaded: LoadedArtifact;
+    try {
+      loaded = await this.#open(slot.spec, join(dir, version), version);
+    } catch (error) {
+      const refused = error instanceof ArtifactRefused
+        ? error
+        : new ArtifactRefused("version could not be opened", String(error));
+      slot.problem = `version ${version} refused: ${refused.reason}`;
+      this.logger.error("artifact refused", {
+        artifact: slot.spec.name,
+        version,
+        reason: refused.reason,
+        detail: refused.detail,
+        serving: slot.current?.version ?? null,
+      });
+      return;
+    }
+    const previous = slot.current;
+    slot.current = loaded;
+    slot.problem = null;
+    previous?.retire();
+    this.logger.info("artifact activated", {
+      artifact: slot.spec.name,
+      version,
+      previous: previous?.version ?? null,
+    });
+    await this.onActivate(loaded).catch((error) =>
+      this.logger.warn("artifact activation not recorded", {
+        artifact: slot.spec.name,
+        error: String(error),
+      })
+    );
+  }
+
+  async #open(spec: ArtifactSpec, dir: string, version: string): Promise<LoadedArtifact> {
+    let manifest: Manifest;
+    try {
+      manifest = parseManifest(await Deno.readTextFile(join(dir, "manifest.json")));
+    } catch (error) {
+      throw new ArtifactRefused("manifest missing or unreadable", String(error));
+    }
+    if (manifest.artifact !== spec.name || manifest.version !== version) {
+      throw new ArtifactRefused("manifest does not describe this version");
+    }
+    if (manifest.schema_version !== spec.schemaVersion) {
+      throw new ArtifactRefused(
+        `schema version ${manifest.schema_version} is not the supported ${spec.schemaVersion}`,
+      );
+    }
+    const rejection = spec.accept?.(manifest);
+    if (rejection) throw new ArtifactRefused(rejection);
+    const file = join(dir, manifest.file.name);
+    let digest: string;
+    try {
+      digest = await sha256File(file);
+    } catch (error) {
+      throw new ArtifactRefused("data file missing or unreadable", String(error));
+    }
+    if (digest !== manifest.file.sha256) {
+      throw new ArtifactRefused("data file checksum does not match its manifest");
+    }
+    let instance: DuckDBInstance | null = null;
+    let connection: DuckDBConnection | null = null;
+    try {
+      instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY", threads: "1" });
+      connection = await instance.connect();
+      for (const table of manifest.tables) {
+        const reader = await connection.runAndReadAll(
+          `SELECT count(*) FROM "${table.name.replace(/"/g, "")}"`,
+        );
+        if (Number(reader.getRows()[0][0]) !== table.rows) {
+          throw new ArtifactRefused(`table ${table.name} row count does not match its manifest`);
+        }
+      }
+      const data = await spec.load(connection, manifest);
+      return new LoadedArtifact(spec.name, version, manifest, data, connection, instance);
+    } catch (error) {
+      connection?.closeSync();
+      instance?.closeSync();
+      if (error instanceof ArtifactRefused) throw error;
+      throw new ArtifactRefused("data file could not be opened or loaded", String(error));
+    }
+  }
+
+  /** Takes a lease on an artifact's current version, or null when none is loaded. */
+  acquire<T>(name: string): Lease<T> | null {
+    const current = this.#slot(name).current as LoadedArtifact<T> | null;
+    if (!current) return null;
+    current.lease();
+    let released = false;
+    return {
+      artifact: current,
+      release: () => {
+        if (released) return;
+        released = true;
+        current.unlease();
+      },
+    };
+  }
+
+  /** Runs fn with a lease on the artifact's current version, released afterwards. */
+  async use<T, R>(
+    name: string,
+    fn: (artifact: LoadedArtifact<T>) => Promise<R> | R,
+  ): Promise<R | null> {
+    const lease = this.acquire<T>(name);
+    if (!lease) return null;
+    try {
+      return await fn(lease.artifact);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** The state of every artifact. */
+  status(): ArtifactStatus[] {
+    return [...this.#slots.values()].map((slot) => ({
+      name: slot.spec.name,
+      required: slot.spec.required,
+      state: slot.current ? "loaded" : slot.problem === NO_VERSION ? "missing" : "failed",
+      version: slot.current?.version ?? null,
+      release: slot.current?.manifest.release.version ?? null,
+      problem: slot.problem,
+    }));
+  }
+
+  /** Watches the artifact folders for pointer moves and reloads on SIGHUP. */
+  watch(): void {
+    if (this.#watcher) return;
+    Deno.mkdirSync(this.artifactsDir, { recursive: true });
+    for (const name of this.#slots.keys()) {
+      Deno.mkdirSync(join(this.artifactsDir, name), { recursive: true });
+    }
+    this.#watcher = Deno.watchFs(this.artifactsDir, { recursive: true });
+    const watcher = this.#watcher;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    (async () => {
+      for await (const event of watcher) {
+        if (!event.paths.some((p) => p.endsWith("/current"))) continue;
+        clearTimeout(timer);
+        timer = setTimeout(() => void this.reloadAll(), 150);
+      }
+    })().catch((error) => this.logger.warn("artifact watch stopped", { error: String(error) }));
+    if (Deno.build.os !== "windows") {
+      this.#onSighup = () => {
+        this.logger.info("SIGHUP: reloading artifacts");
+        void this.reloadAll();
+      };
+      Deno.addSignalListener("SIGHUP", this.#onSighup);
+    }
+  }
+
+  /** Stops watching and closes every version (waits for pending reloads first). */
+  async close(): Promise<void> {
+    this.#watcher?.close();
+    this.#watcher = null;
+    if (this.#onSighup) Deno.removeSignalListener("SIGHUP", this.#onSighup);
+    this.#onSighup = null;
+    for (const slot of this.#slots.values()) {
+      await slot.queue;
+      slot.current?.retire();
+      slot.current = null;
+    }
+  }
+
+  #slot(name: string): Slot {
+    const slot = this.#slots.get(name);
+    if (!slot) throw new Error(`unknown artifact ${name}`);
+    return slot;
+  }
+}
