@@ -1,0 +1,97 @@
+/** Shared test helpers: fixture builds, databases in both modes, and an app wired for tests. */
+import { fileURLToPath } from "node:url";
+// @ts-types="@types/pg"
+import pg from "pg";
+import { buildTaxonomy, type BuildResult } from "../build/pipeline.ts";
+import { type Database, openPglite, openPostgres } from "../serve/stores/postgres.ts";
+import { migrate } from "../serve/stores/migrate.ts";
+import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
+import { taxonomySpec } from "../serve/stores/taxonomy.ts";
+import { memoryLogger } from "../serve/http/log.ts";
+import { createApp } from "../serve/app.ts";
+
+/** The hand-written sample release. */
+export const FIXTURE_ONET = fileURLToPath(new URL("../fixtures/onet-sample", import.meta.url));
+
+/** The real server for Postgres tests, when CI (or a developer) provides one. */
+export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
+
+/** Builds the fixture release into artifactsDir. */
+export function buildFixture(artifactsDir: string, onetDir = FIXTURE_ONET): Promise<BuildResult> {
+  return buildTaxonomy(onetDir, artifactsDir);
+}
+
+/** A database for one test plus the function that disposes of it. */
+export interface TestDatabase {
+  database: Database;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, empty embedded database in a temporary folder. */
+export async function pgliteTestDatabase(): Promise<TestDatabase> {
+  const dir = await Deno.makeTempDir({ prefix: "test-pglite-" });
+  const database = await openPglite(dir);
+  return {
+    database,
+    async cleanup() {
+      await database.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** A fresh database created on the TEST_DATABASE_URL server and dropped afterwards. */
+export async function serverTestDatabase(url = TEST_DATABASE_URL!): Promise<TestDatabase> {
+  const name = `test_${crypto.randomUUID().replaceAll("-", "")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = openPostgres(target.toString(), 4);
+  return {
+    database,
+    async cleanup() {
+      await database.close();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** The database tests use by default: the real server when TEST_DATABASE_URL is set, else PGlite. */
+export function testDatabase(): Promise<TestDatabase> {
+  return TEST_DATABASE_URL ? serverTestDatabase() : pgliteTestDatabase();
+}
+
+/** An app over a migrated test database and a fixture-built artifact registry. */
+export async function testApp(options: { build?: boolean; maxBodyBytes?: number } = {}) {
+  const artifactsDir = await Deno.makeTempDir({ prefix: "test-artifacts-" });
+  if (options.build !== false) await buildFixture(artifactsDir);
+  const { database, cleanup: dropDatabase } = await testDatabase();
+  await migrate(database);
+  const logger = memoryLogger();
+  const artifacts = new ArtifactRegistry(artifactsDir, [taxonomySpec], logger);
+  await artifacts.start();
+  const app = createApp({
+    config: { MAX_BODY_BYTES: options.maxBodyBytes ?? 1024 * 1024, READY_DB_TIMEOUT_MS: 1000 },
+    database,
+    artifacts,
+    logger,
+  });
+  return {
+    app,
+    artifacts,
+    artifactsDir,
+    database,
+    logger,
+    async cleanup() {
+      await artifacts.close();
+      await dropDatabase().catch(() => {});
+      await Deno.remove(artifactsDir, { recursive: true });
+    },
+  };
+}
