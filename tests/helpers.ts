@@ -1,8 +1,9 @@
 /** Shared test helpers: fixture builds, databases in both modes, and an app wired for tests. */
 import { fileURLToPath } from "node:url";
+import { cp } from "node:fs/promises";
 // @ts-types="@types/pg"
 import pg from "pg";
-import { buildTaxonomy, type BuildResult } from "../build/pipeline.ts";
+import { type BuildResult, buildTaxonomy } from "../build/pipeline.ts";
 import { type Database, openPglite, openPostgres } from "../serve/stores/postgres.ts";
 import { migrate } from "../serve/stores/migrate.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
@@ -27,9 +28,26 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
+let template: Promise<string> | null = null;
+
+/**
+ * An initialised, empty PGlite data directory made once per test process; copying it is far
+ * faster than running PGlite's initdb for every test.
+ */
+function pgliteTemplate(): Promise<string> {
+  template ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "test-pglite-template-" });
+    await (await openPglite(dir)).close();
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    return dir;
+  })();
+  return template;
+}
+
 /** A fresh, empty embedded database in a temporary folder. */
 export async function pgliteTestDatabase(): Promise<TestDatabase> {
   const dir = await Deno.makeTempDir({ prefix: "test-pglite-" });
+  await cp(`${await pgliteTemplate()}/pglite`, `${dir}/pglite`, { recursive: true });
   const database = await openPglite(dir);
   return {
     database,
@@ -94,4 +112,32 @@ export async function testApp(options: { build?: boolean; maxBodyBytes?: number 
       await Deno.remove(artifactsDir, { recursive: true });
     },
   };
+}
+
+/** A copy of the fixture release whose first occupation description carries `marker`. */
+export async function variantRelease(
+  marker: string,
+): Promise<{ dir: string; cleanup(): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "test-release-" });
+  for await (const entry of Deno.readDir(FIXTURE_ONET)) {
+    await Deno.copyFile(`${FIXTURE_ONET}/${entry.name}`, `${dir}/${entry.name}`);
+  }
+  const path = `${dir}/Occupation Data.txt`;
+  const lines = (await Deno.readTextFile(path)).split("\n");
+  lines[1] = `${lines[1]} ${marker}`;
+  await Deno.writeTextFile(path, lines.join("\n"));
+  return { dir, cleanup: () => Deno.remove(dir, { recursive: true }) };
+}
+
+/** Polls `check` until it returns true or the timeout passes. */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
 }

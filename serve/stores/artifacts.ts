@@ -272,6 +272,12 @@ export class ArtifactRegistry {
 
   /** Watches the artifact folders for pointer moves and reloads on SIGHUP. */
   watch(): void {
+    this.watchPointers();
+    this.reloadOnSighup();
+  }
+
+  /** Reloads when a `current` pointer below the artifacts folder is replaced. */
+  watchPointers(): void {
     if (this.#watcher) return;
     Deno.mkdirSync(this.artifactsDir, { recursive: true });
     for (const name of this.#slots.keys()) {
@@ -287,13 +293,16 @@ export class ArtifactRegistry {
         timer = setTimeout(() => void this.reloadAll(), 150);
       }
     })().catch((error) => this.logger.warn("artifact watch stopped", { error: String(error) }));
-    if (Deno.build.os !== "windows") {
-      this.#onSighup = () => {
-        this.logger.info("SIGHUP: reloading artifacts");
-        void this.reloadAll();
-      };
-      Deno.addSignalListener("SIGHUP", this.#onSighup);
-    }
+  }
+
+  /** Reloads every artifact when the process receives SIGHUP. */
+  reloadOnSighup(): void {
+    if (this.#onSighup || Deno.build.os === "windows") return;
+    this.#onSighup = () => {
+      this.logger.info("SIGHUP: reloading artifacts");
+      void this.reloadAll();
+    };
+    Deno.addSignalListener("SIGHUP", this.#onSighup);
   }
 
   /** Stops watching and closes every version (waits for pending reloads first). */

@@ -1,0 +1,189 @@
+/**
+ * The artifact registry: verification at start, hot swap by pointer move (reload, file
+ * watch, SIGHUP), refusal of corrupt versions while the previous one keeps serving, and no
+ * failed request during swaps under concurrent load.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { writePointer } from "../build/publish.ts";
+import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
+import { type TaxonomyData, taxonomySpec } from "../serve/stores/taxonomy.ts";
+import { memoryLogger } from "../serve/http/log.ts";
+import { createRouter } from "../serve/http/router.ts";
+import { buildFixture, testApp, variantRelease, waitFor } from "./helpers.ts";
+
+/** Builds the fixture (v1) and a variant (v2) into one artifacts folder; current = v2 last built. */
+async function twoVersions(artifactsDir: string) {
+  const v1 = await buildFixture(artifactsDir);
+  const variant = await variantRelease("(variant two)");
+  try {
+    const v2 = await buildFixture(artifactsDir, variant.dir);
+    assert.notEqual(v1.version, v2.version);
+    return { v1: v1.version, v2: v2.version };
+  } finally {
+    await variant.cleanup();
+  }
+}
+
+async function corrupt(path: string): Promise<void> {
+  const file = await Deno.open(path, { write: true });
+  await file.seek(4096, Deno.SeekMode.Start);
+  await file.write(new TextEncoder().encode("corruption"));
+  file.close();
+}
+
+async function withRegistry(
+  fn: (
+    ctx: { dir: string; registry: ArtifactRegistry; logger: ReturnType<typeof memoryLogger> },
+  ) => Promise<void>,
+) {
+  const dir = await Deno.makeTempDir({ prefix: "test-registry-" });
+  const logger = memoryLogger();
+  const registry = new ArtifactRegistry(dir, [taxonomySpec], logger);
+  try {
+    await fn({ dir, registry, logger });
+  } finally {
+    await registry.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("a corrupt artifact at start is refused and reported", async () => {
+  await withRegistry(async ({ dir, registry, logger }) => {
+    const built = await buildFixture(dir);
+    await corrupt(join(built.dir, "taxonomy.duckdb"));
+    await registry.start();
+    const [status] = registry.status();
+    assert.equal(status.state, "failed");
+    assert.equal(status.version, null);
+    assert.match(status.problem ?? "", /checksum does not match/);
+    assert.equal(registry.acquire("taxonomy"), null);
+    assert.ok(logger.lines.some((l) => l.msg === "artifact refused"));
+  });
+});
+
+Deno.test("a manifest from another normaliser version is refused", async () => {
+  await withRegistry(async ({ dir, registry }) => {
+    const built = await buildFixture(dir);
+    const path = join(built.dir, "manifest.json");
+    const manifest = JSON.parse(await Deno.readTextFile(path));
+    manifest.normalizer_version = "0";
+    await Deno.writeTextFile(path, JSON.stringify(manifest));
+    await registry.start();
+    assert.match(registry.status()[0].problem ?? "", /normaliser 0/);
+  });
+});
+
+Deno.test("hot swap: a moved pointer switches new leases; the old version closes when released", async () => {
+  await withRegistry(async ({ dir, registry }) => {
+    const { v1, v2 } = await twoVersions(dir);
+    await writePointer(join(dir, "taxonomy"), v1);
+    await registry.start();
+    const held = registry.acquire<TaxonomyData>("taxonomy")!;
+    assert.equal(held.artifact.version, v1);
+    await writePointer(join(dir, "taxonomy"), v2);
+    await registry.reload("taxonomy");
+    const fresh = registry.acquire<TaxonomyData>("taxonomy")!;
+    assert.equal(fresh.artifact.version, v2);
+    assert.equal(held.artifact.closed, false, "a version in use stays open");
+    const rows = await held.artifact.connection.runAndReadAll("SELECT count(*) FROM occupations");
+    assert.equal(Number(rows.getRows()[0][0]), held.artifact.data.occupations.size);
+    held.release();
+    assert.equal(held.artifact.closed, true, "the retired version closes with its last lease");
+    fresh.release();
+    assert.equal(fresh.artifact.closed, false);
+  });
+});
+
+Deno.test("hot swap to a corrupt version is refused; the previous version keeps serving", async () => {
+  await withRegistry(async ({ dir, registry, logger }) => {
+    const { v1, v2 } = await twoVersions(dir);
+    await writePointer(join(dir, "taxonomy"), v1);
+    await registry.start();
+    await corrupt(join(dir, "taxonomy", v2, "taxonomy.duckdb"));
+    await writePointer(join(dir, "taxonomy"), v2);
+    await registry.reload("taxonomy");
+    const [status] = registry.status();
+    assert.equal(status.state, "loaded");
+    assert.equal(status.version, v1);
+    assert.match(status.problem ?? "", new RegExp(`${v2} refused: data file checksum`));
+    const refused = logger.lines.find((l) => l.msg === "artifact refused");
+    assert.equal(refused?.serving, v1);
+    await registry.use<TaxonomyData, void>("taxonomy", (a) => {
+      assert.equal(a.version, v1);
+      assert.ok(a.data.occupations.size > 30);
+    });
+  });
+});
+
+Deno.test("the file watch and SIGHUP both pick up a new pointer", async () => {
+  await withRegistry(async ({ dir, registry }) => {
+    const { v1, v2 } = await twoVersions(dir);
+    await writePointer(join(dir, "taxonomy"), v1);
+    await registry.start();
+    registry.watchPointers();
+    await writePointer(join(dir, "taxonomy"), v2);
+    await waitFor(() => registry.status()[0].version === v2);
+  });
+  await withRegistry(async ({ dir, registry }) => {
+    const { v1, v2 } = await twoVersions(dir);
+    await writePointer(join(dir, "taxonomy"), v1);
+    await registry.start();
+    registry.reloadOnSighup(); // no file watch here: only the signal can trigger the reload
+    await writePointer(join(dir, "taxonomy"), v2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(registry.status()[0].version, v1, "nothing reloads without a trigger");
+    Deno.kill(Deno.pid, "SIGHUP");
+    await waitFor(() => registry.status()[0].version === v2);
+  });
+});
+
+Deno.test("hot swap under concurrent requests: none fails, each sees one consistent version", async () => {
+  const ctx = await testApp();
+  try {
+    const { v1, v2 } = await twoVersions(ctx.artifactsDir);
+    const router = createRouter();
+    // A request that holds its lease across an await, as real handlers querying DuckDB will.
+    router.get("/count", async (c) => {
+      const result = await ctx.artifacts.use<TaxonomyData, { version: string; count: number }>(
+        "taxonomy",
+        async (a) => {
+          const before = a.version;
+          const reader = await a.connection.runAndReadAll("SELECT count(*) FROM occupations");
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          assert.equal(a.version, before);
+          return { version: a.version, count: Number(reader.getRows()[0][0]) };
+        },
+      );
+      return c.json(result);
+    });
+    ctx.app.route("/test", router);
+    // Sixteen clients send requests back to back while the pointer flips six times.
+    let swapping = true;
+    const statuses: number[] = [];
+    const versions = new Set<string>();
+    const clients = Array.from({ length: 16 }, async () => {
+      while (swapping) {
+        const res = await ctx.app.request("/test/count");
+        statuses.push(res.status);
+        const body = await res.json();
+        assert.equal(body.count, 43);
+        versions.add(body.version);
+      }
+    });
+    for (let i = 0; i < 6; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await writePointer(join(ctx.artifactsDir, "taxonomy"), i % 2 === 0 ? v1 : v2);
+      await ctx.artifacts.reload("taxonomy");
+    }
+    swapping = false;
+    await Promise.all(clients);
+    assert.ok(statuses.length > 100, `only ${statuses.length} requests were made`);
+    assert.deepEqual(statuses.filter((s) => s !== 200), []);
+    assert.deepEqual([...versions].sort(), [v1, v2].sort());
+    const ready = await ctx.app.request("/health/ready");
+    assert.equal(ready.status, 200);
+  } finally {
+    await ctx.cleanup();
+  }
+});
