@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { type ColumnSpec, ONET_FILES, type OnetFileSpec, READ_ME_FILE } from "./files.ts";
 import { sha256Hex } from "../../hash.ts";
+import type { ManifestInput } from "../../manifest.ts";
 
 /** A typed cell of a staged row. */
 export type Cell = string | number | boolean | null;
@@ -22,16 +23,6 @@ export class InputError extends Error {
   }
 }
 
-/** One input file as the manifest records it. */
-export interface InputRecord {
-  file: string;
-  required: boolean;
-  status: "present" | "absent";
-  bytes?: number;
-  sha256?: string;
-  rows?: number;
-}
-
 /** A parsed file: its spec and its typed rows in file order. */
 export interface ParsedFile {
   spec: OnetFileSpec;
@@ -43,7 +34,7 @@ export interface OnetRelease {
   version: string;
   label: string | null;
   files: Map<string, ParsedFile | null>;
-  inputs: InputRecord[];
+  inputs: ManifestInput[];
 }
 
 const CODE = /^\d{2}-\d{4}\.\d{2}$/;
@@ -232,7 +223,7 @@ export async function readOnetRelease(
   const readMeBytes = await readIfPresent(join(dir, READ_ME_FILE));
   if (!readMeBytes) throw new InputError(READ_ME_FILE, null, "required file is missing");
   const { version, label } = parseReadMe(decodeUtf8(READ_ME_FILE, readMeBytes));
-  const inputs: InputRecord[] = [{
+  const inputs: ManifestInput[] = [{
     file: READ_ME_FILE,
     required: true,
     status: "present",
