@@ -19,7 +19,7 @@ export async function sha256File(path: string): Promise<string> {
 /** An incremental sha256 over canonical JSON lines, used for table content hashes. */
 export class LineHasher {
   #hash = createHash("sha256");
-  /** Adds one row; bigint and non-finite numbers are written in a stable text form. */
+  /** Adds one row; bigints are written as decimal strings (tables hold no NaN or Infinity). */
   add(row: readonly unknown[]): void {
     this.#hash.update(JSON.stringify(row, (_k, v) => typeof v === "bigint" ? v.toString() : v));
     this.#hash.update("\n");

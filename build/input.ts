@@ -44,6 +44,43 @@ export function allowedUrl(url: URL): boolean {
     ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
 }
 
+/**
+ * Fetches with redirects followed by hand, so every hop passes the same URL rule, and with
+ * identity encoding, so Content-Length is the length of the bytes we receive.
+ */
+async function fetchChecked(
+  start: URL,
+): Promise<{ response: Response; body: ReadableStream<Uint8Array> }> {
+  let url = start;
+  for (let hop = 0; hop <= 5; hop++) {
+    const response = await fetch(url, {
+      redirect: "manual",
+      headers: { "accept-encoding": "identity" },
+    });
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      url = new URL(location, url);
+      if (!allowedUrl(url)) throw new Error("download redirected to a URL that is not allowed");
+      continue;
+    }
+    if (!response.ok || !response.body) {
+      await response.body?.cancel();
+      throw new Error(`download failed: HTTP ${response.status} from ${url.host}`);
+    }
+    // We asked for identity; a server that compresses anyway is decoded here, and its
+    // Content-Length (the compressed size) is then not used to check completeness.
+    const encoding = (response.headers.get("content-encoding") ?? "identity").toLowerCase();
+    if (encoding === "identity") return { response, body: response.body };
+    if (encoding === "gzip" || encoding === "deflate") {
+      return { response, body: response.body.pipeThrough(new DecompressionStream(encoding)) };
+    }
+    await response.body.cancel();
+    throw new Error(`download failed: unsupported content-encoding ${encoding}`);
+  }
+  throw new Error("download failed: too many redirects");
+}
+
 /** Downloads a URL into the cache with a progress bar; returns the cached file. */
 async function download(url: URL, cacheDir: string, progress: Progress): Promise<string> {
   const name = basename(url.pathname) || "download.zip";
@@ -53,19 +90,16 @@ async function download(url: URL, cacheDir: string, progress: Progress): Promise
     return target;
   }
   await Deno.mkdir(dirname(target), { recursive: true });
-  const response = await fetch(url);
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw new Error(`download failed: HTTP ${response.status} from ${url.host}`);
-  }
+  const { response, body } = await fetchChecked(url);
   const length = Number(response.headers.get("content-length"));
-  const total = Number.isFinite(length) && length > 0 ? length : null;
+  const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
+  const total = !encoded && Number.isFinite(length) && length > 0 ? length : null;
   const partial = `${target}.part`;
   const file = await Deno.open(partial, { write: true, create: true, truncate: true });
   let received = 0;
   const writer = file.writable.getWriter();
   try {
-    for await (const chunk of response.body) {
+    for await (const chunk of body) {
       received += chunk.byteLength;
       await writer.write(chunk);
       progress.transfer(received, total);
@@ -97,7 +131,11 @@ async function extractZip(zipPath: string, cacheDir: string, progress: Progress)
   } catch (error) {
     throw new Error(`${basename(zipPath)} is not a readable zip archive (${String(error)})`);
   }
+  if (Object.keys(entries).length === 0) {
+    throw new Error(`${basename(zipPath)} holds no .txt files; is it an O*NET text release?`);
+  }
   const staging = `${target}.${Deno.pid}.tmp`;
+  await Deno.remove(staging, { recursive: true }).catch(() => {}); // left by a crashed run
   for (const [name, data] of Object.entries(entries)) {
     const parts = name.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
     if (parts.length === 0) continue;

@@ -12,7 +12,7 @@ export const POINTER_FILE = "current";
 export async function readPointer(artifactDir: string): Promise<string | null> {
   try {
     const text = (await Deno.readTextFile(join(artifactDir, POINTER_FILE))).trim();
-    return /^[A-Za-z0-9._-]+$/.test(text) ? text : null;
+    return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(text) ? text : null;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;

@@ -76,9 +76,11 @@ function generatedChecks(table: TableSpec): { name: string; sql: string }[] {
 /** Runs every check of a table; throws CheckError on the first one that returns rows. */
 export async function checkTable(connection: DuckDBConnection, table: TableSpec): Promise<number> {
   const custom = await readSql(`${table.name}.checks.sql`);
-  const checks = [...generatedChecks(table), ...(custom ? parseChecks(custom) : [])];
+  // Custom checks first: they name the input rule (e.g. a duplicated Job Zones row) that a
+  // generated key check would otherwise report only by its effect on the built table.
+  const checks = [...(custom ? parseChecks(custom) : []), ...generatedChecks(table)];
   for (const check of checks) {
-    const reader = await connection.runAndReadAll(`SELECT * FROM (${check.sql}) LIMIT 5`);
+    const reader = await connection.runAndReadAll(`SELECT * FROM (\n${check.sql}\n) LIMIT 5`);
     const rows = reader.getRowObjectsJS();
     if (rows.length > 0) throw new CheckError(table.name, check.name, rows);
   }

@@ -197,17 +197,30 @@ function checkCodes(files: Map<string, ParsedFile | null>): void {
   });
   for (const parsed of files.values()) {
     if (!parsed || parsed.spec.file === "Occupation Data.txt") continue;
-    const codeColumns = parsed.spec.columns
-      .map((c, index) => ({ c, index }))
-      .filter(({ c }) => c.kind === "code");
+    // Each code column is paired with the title column that names it (Title, Related Title).
+    const pairs = parsed.spec.columns.flatMap((c, index) => {
+      if (c.kind !== "code") return [];
+      const titleName = c.name === "onet_code" ? "title" : c.name.replace(/_code$/, "_title");
+      const titleIndex = parsed.spec.columns.findIndex((t) => t.name === titleName);
+      return [{ c, index, titleIndex }];
+    });
     parsed.rows.forEach((row, i) => {
-      for (const { c, index } of codeColumns) {
+      for (const { c, index, titleIndex } of pairs) {
         const value = row[index] as string;
-        if (!titles.has(value)) {
+        const expected = titles.get(value);
+        if (expected === undefined) {
           throw new InputError(
             parsed.spec.file,
             i + 2,
             `column "${c.header}" names ${value}, which is not in Occupation Data.txt`,
+          );
+        }
+        if (titleIndex >= 0 && row[titleIndex] !== expected) {
+          throw new InputError(
+            parsed.spec.file,
+            i + 2,
+            `column "${parsed.spec.columns[titleIndex].header}" must be the title of ${value} ` +
+              "in Occupation Data.txt",
           );
         }
       }
