@@ -20,6 +20,10 @@ export const ConfigSchema = z.object({
     .optional(),
   DATABASE_POOL_MAX: int(1, 500).default(10),
   DATA_DIR: z.string().min(1).default("./data"),
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, "must be a size like 32MB")
+    .default("32MB"),
   ARTIFACTS_DIR: z.string().min(1).default("./artifacts"),
   BOOTSTRAP_ONET_DIR: z.string().default("./fixtures/onet-sample"),
   ARTIFACT_WATCH: bool.default(true),

@@ -65,12 +65,18 @@ async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
   return file;
 }
 
-/** Opens embedded PGlite under dataDir/pglite, holding the data directory's lock. */
-export async function openPglite(dataDir: string): Promise<Database> {
+/**
+ * Opens embedded PGlite under dataDir/pglite, holding the data directory's lock. Postgres'
+ * default 128MB of shared buffers lives inside the WebAssembly heap, so the embedded mode
+ * uses a smaller pool (32MB unless configured) to keep the server's footprint small.
+ */
+export async function openPglite(dataDir: string, sharedBuffers = "32MB"): Promise<Database> {
   const lock = await lockDataDir(dataDir);
   let pglite: PGlite;
   try {
-    pglite = new PGlite(join(dataDir, "pglite"));
+    pglite = new PGlite(join(dataDir, "pglite"), {
+      postgresqlconf: [`shared_buffers=${sharedBuffers}`],
+    });
     await pglite.waitReady;
   } catch (error) {
     lock.close();
@@ -141,8 +147,9 @@ export async function openDatabase(config: {
   DATABASE_URL?: string;
   DATABASE_POOL_MAX: number;
   DATA_DIR: string;
+  PGLITE_SHARED_BUFFERS: string;
 }): Promise<Database> {
   return config.DATABASE_URL
     ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX)
-    : await openPglite(config.DATA_DIR);
+    : await openPglite(config.DATA_DIR, config.PGLITE_SHARED_BUFFERS);
 }
