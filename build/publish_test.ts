@@ -9,21 +9,7 @@ import {
   readPointer,
   writePointer,
 } from "./publish.ts";
-
-async function withTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: "publish-test-" });
-  try {
-    return await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-async function names(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(dir)) out.push(entry.name);
-  return out.sort();
-}
+import { listNames, withTempDir } from "../tests/fs.ts";
 
 /** A published version folder whose modification time is `ageSeconds` in the past. */
 async function makeVersion(artifactDir: string, name: string, ageSeconds: number) {
@@ -35,7 +21,7 @@ async function makeVersion(artifactDir: string, name: string, ageSeconds: number
 }
 
 Deno.test("readPointer: missing, garbage and valid pointers", async () => {
-  await withTemp(async (dir) => {
+  await withTempDir("publish-test-", async (dir) => {
     assert.equal(await readPointer(join(dir, "no-such-artifact")), null);
     assert.equal(await readPointer(dir), null);
     for (const garbage of ["", "\n", "not a version\n", "../../etc/passwd", "29.3-abc/def"]) {
@@ -47,12 +33,12 @@ Deno.test("readPointer: missing, garbage and valid pointers", async () => {
 
     await writePointer(dir, "29.3-ba9876543210");
     assert.equal(await readPointer(dir), "29.3-ba9876543210");
-    assert.deepEqual(await names(dir), [POINTER_FILE]); // no temporary file left
+    assert.deepEqual(await listNames(dir), [POINTER_FILE]); // no temporary file left
   });
 });
 
 Deno.test("publishVersion: renames into place, reuses an existing version", async () => {
-  await withTemp(async (artifactDir) => {
+  await withTempDir("publish-test-", async (artifactDir) => {
     const first = await Deno.makeTempDir({ dir: artifactDir, prefix: ".build-" });
     await Deno.writeTextFile(join(first, "manifest.json"), '{"n":1}\n');
     const a = await publishVersion(artifactDir, first, "v-a");
@@ -71,13 +57,13 @@ Deno.test("publishVersion: renames into place, reuses an existing version", asyn
     assert.deepEqual(again, { dir: join(artifactDir, "v-a"), reused: true });
     assert.equal(await Deno.readTextFile(join(artifactDir, "v-a", "manifest.json")), '{"n":1}\n');
     assert.equal(await readPointer(artifactDir), "v-a");
-    assert.deepEqual(await names(artifactDir), [POINTER_FILE, "v-a", "v-b"]);
+    assert.deepEqual(await listNames(artifactDir), [POINTER_FILE, "v-a", "v-b"]);
     assert.deepEqual((await listVersions(artifactDir)).map((v) => v.name), ["v-a", "v-b"]);
   });
 });
 
 Deno.test("listVersions: only folders with a manifest, newest first", async () => {
-  await withTemp(async (artifactDir) => {
+  await withTempDir("publish-test-", async (artifactDir) => {
     assert.deepEqual(await listVersions(join(artifactDir, "missing")), []);
     await makeVersion(artifactDir, "old", 300);
     await makeVersion(artifactDir, "new", 10);
@@ -90,7 +76,7 @@ Deno.test("listVersions: only folders with a manifest, newest first", async () =
 });
 
 Deno.test("pruneVersions keeps the newest and never the current version", async () => {
-  await withTemp(async (artifactDir) => {
+  await withTempDir("publish-test-", async (artifactDir) => {
     await makeVersion(artifactDir, "v1", 400);
     await makeVersion(artifactDir, "v2", 300);
     await makeVersion(artifactDir, "v3", 200);
@@ -100,7 +86,7 @@ Deno.test("pruneVersions keeps the newest and never the current version", async 
     await writePointer(artifactDir, "v1"); // e.g. rolled back to the oldest
 
     assert.deepEqual((await pruneVersions(artifactDir, 2)).sort(), ["v2"]);
-    assert.deepEqual(await names(artifactDir), [
+    assert.deepEqual(await listNames(artifactDir), [
       ".build-inprogress",
       POINTER_FILE,
       "not-a-version",
@@ -110,7 +96,7 @@ Deno.test("pruneVersions keeps the newest and never the current version", async 
     ]);
 
     assert.deepEqual(await pruneVersions(artifactDir, 1), ["v3"]);
-    assert.deepEqual(await names(artifactDir), [
+    assert.deepEqual(await listNames(artifactDir), [
       ".build-inprogress",
       POINTER_FILE,
       "not-a-version",
@@ -123,7 +109,7 @@ Deno.test("pruneVersions keeps the newest and never the current version", async 
     await writePointer(artifactDir, "v4");
     assert.deepEqual(await pruneVersions(artifactDir, 1), ["v1"]);
     assert.deepEqual(await pruneVersions(artifactDir, 1), []);
-    assert.deepEqual(await names(artifactDir), [
+    assert.deepEqual(await listNames(artifactDir), [
       ".build-inprogress",
       POINTER_FILE,
       "not-a-version",
@@ -133,13 +119,13 @@ Deno.test("pruneVersions keeps the newest and never the current version", async 
 });
 
 Deno.test("pruneVersions without a pointer keeps the newest; missing folder prunes nothing", async () => {
-  await withTemp(async (artifactDir) => {
+  await withTempDir("publish-test-", async (artifactDir) => {
     assert.deepEqual(await pruneVersions(join(artifactDir, "missing"), 1), []);
     await makeVersion(artifactDir, "a", 30);
     await makeVersion(artifactDir, "b", 20);
     await makeVersion(artifactDir, "c", 10);
     await Deno.writeTextFile(join(artifactDir, POINTER_FILE), "garbage pointer!\n");
     assert.deepEqual(await pruneVersions(artifactDir, 1), ["b", "a"]);
-    assert.deepEqual(await names(artifactDir), ["c", POINTER_FILE]);
+    assert.deepEqual(await listNames(artifactDir), ["c", POINTER_FILE]);
   });
 });

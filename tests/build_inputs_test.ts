@@ -10,17 +10,9 @@ import { zipSync } from "fflate";
 import { allowedUrl, resolveRelease } from "../build/input.ts";
 import { buildTaxonomy } from "../build/pipeline.ts";
 import { silentProgress } from "../build/progress.ts";
+import { listNames, withTempDir } from "./fs.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/onet-sample", import.meta.url));
-
-async function withTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: "build-inputs-test-" });
-  try {
-    return await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 /** The fixture's files by name. */
 async function fixtureFiles(): Promise<Map<string, Uint8Array>> {
@@ -50,19 +42,9 @@ async function assertSameFiles(dir: string) {
   }
 }
 
-async function listDir(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return names.sort();
-}
-
 Deno.test("a folder resolves to itself or to the release folder inside it", async () => {
   assert.equal(await resolveRelease(FIXTURE, "/nonexistent-cache", silentProgress), FIXTURE);
-  await withTemp(async (tmp) => {
+  await withTempDir("build-inputs-test-", async (tmp) => {
     const nested = join(tmp, "download", "db_29_3_text");
     await Deno.mkdir(nested, { recursive: true });
     await Deno.copyFile(
@@ -78,7 +60,7 @@ Deno.test("a folder resolves to itself or to the release folder inside it", asyn
 });
 
 Deno.test("a release zip is extracted into the cache and builds like the folder", async () => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-inputs-test-", async (tmp) => {
     const zipPath = join(tmp, "db_29_3_text.zip");
     await Deno.writeFile(zipPath, await fixtureZip());
     const cacheDir = join(tmp, "cache");
@@ -88,7 +70,7 @@ Deno.test("a release zip is extracted into the cache and builds like the folder"
     assert.ok(dir.endsWith("/db_29_3_text"), dir);
     await assertSameFiles(dir);
     // only .txt entries are extracted
-    assert.deepEqual(await listDir(join(dir, "excel_for_oversized")), []);
+    assert.deepEqual(await listNames(join(dir, "excel_for_oversized")), []);
 
     // the second resolve reuses the extraction
     const marker = join(dir, "marker.txt");
@@ -96,7 +78,7 @@ Deno.test("a release zip is extracted into the cache and builds like the folder"
     assert.equal(await resolveRelease(zipPath, cacheDir, silentProgress), dir);
     assert.equal(await Deno.readTextFile(marker), "kept");
     await Deno.remove(marker);
-    assert.equal((await listDir(join(cacheDir, "onet"))).length, 1);
+    assert.equal((await listNames(join(cacheDir, "onet"))).length, 1);
 
     const fromZip = await buildTaxonomy(dir, join(tmp, "artifacts-zip"));
     const fromFolder = await buildTaxonomy(FIXTURE, join(tmp, "artifacts-folder"));
@@ -107,7 +89,7 @@ Deno.test("a release zip is extracted into the cache and builds like the folder"
 });
 
 Deno.test("an http URL on loopback is downloaded once into the cache", async () => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-inputs-test-", async (tmp) => {
     const zip = await fixtureZip();
     const requests: string[] = [];
     const server = Deno.serve(
@@ -128,7 +110,7 @@ Deno.test("an http URL on loopback is downloaded once into the cache", async () 
       const dir = await resolveRelease(`${base}/dl/db_29_3_text.zip`, cacheDir, silentProgress);
       assert.ok(dir.startsWith(cacheDir + "/"), dir);
       await assertSameFiles(dir);
-      const downloads = await listDir(join(cacheDir, "downloads"));
+      const downloads = await listNames(join(cacheDir, "downloads"));
       assert.equal(downloads.length, 1);
       assert.match(downloads[0], /^[0-9a-f]{16}-db_29_3_text\.zip$/);
       assert.deepEqual(
@@ -145,7 +127,7 @@ Deno.test("an http URL on loopback is downloaded once into the cache", async () 
         resolveRelease(`${base}/dl/db_29_9_text.zip`, cacheDir, silentProgress),
         /download failed: HTTP 404/,
       );
-      assert.deepEqual(await listDir(join(cacheDir, "downloads")), downloads);
+      assert.deepEqual(await listNames(join(cacheDir, "downloads")), downloads);
       assert.equal(requests.length, 2);
     } finally {
       await server.shutdown();
@@ -154,7 +136,7 @@ Deno.test("an http URL on loopback is downloaded once into the cache", async () 
 });
 
 Deno.test("redirects are re-checked and compressed responses are measured correctly", async () => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-inputs-test-", async (tmp) => {
     const zip = await fixtureZip();
     const server = Deno.serve(
       { port: 0, hostname: "127.0.0.1", onListen() {} },
@@ -192,7 +174,7 @@ Deno.test("redirects are re-checked and compressed responses are measured correc
 });
 
 Deno.test("a zip without any .txt file is refused clearly", async () => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-inputs-test-", async (tmp) => {
     const path = join(tmp, "empty.zip");
     await Deno.writeFile(path, zipSync({ "README.md": new TextEncoder().encode("hello") }));
     await assert.rejects(
@@ -203,7 +185,7 @@ Deno.test("a zip without any .txt file is refused clearly", async () => {
 });
 
 Deno.test("plain http off loopback and other schemes are refused", async () => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-inputs-test-", async (tmp) => {
     const cacheDir = join(tmp, "cache");
     for (
       const url of [
@@ -220,7 +202,7 @@ Deno.test("plain http off loopback and other schemes are refused", async () => {
         url,
       );
     }
-    assert.deepEqual(await listDir(cacheDir), []);
+    assert.deepEqual(await listNames(cacheDir), []);
   });
   assert.equal(allowedUrl(new URL("https://www.onetcenter.org/dl_files/db.zip")), true);
   assert.equal(allowedUrl(new URL("http://localhost:8080/db.zip")), true);
@@ -229,7 +211,7 @@ Deno.test("plain http off loopback and other schemes are refused", async () => {
 });
 
 Deno.test("a path that is not a folder or a zip is refused", async () => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-inputs-test-", async (tmp) => {
     const cacheDir = join(tmp, "cache");
     const text = join(tmp, "Occupation Data.txt");
     await Deno.copyFile(join(FIXTURE, "Occupation Data.txt"), text);
@@ -247,6 +229,6 @@ Deno.test("a path that is not a folder or a zip is refused", async () => {
       resolveRelease(fake, cacheDir, silentProgress),
       /fake\.zip is not a readable zip archive/,
     );
-    assert.deepEqual(await listDir(join(cacheDir, "onet")), []);
+    assert.deepEqual(await listNames(join(cacheDir, "onet")), []);
   });
 });

@@ -22,6 +22,7 @@ import { parseManifest, TAXONOMY_SCHEMA_VERSION } from "../build/manifest.ts";
 import { sha256File, sha256Hex } from "../build/hash.ts";
 import { readPointer } from "../build/publish.ts";
 import { NORMALIZER_VERSION } from "../serve/text/normalize.ts";
+import { listNames, withTempDir } from "./fs.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/onet-sample", import.meta.url));
 const OPTIONAL = fileURLToPath(new URL("../fixtures/onet-optional", import.meta.url));
@@ -85,37 +86,17 @@ async function fixtureRows(dir: string, file: string): Promise<string[][]> {
   return text.split("\n").slice(1).filter((l) => l !== "").map((l) => l.split("\t"));
 }
 
-/** Entries of a folder, or [] when it does not exist. */
-async function entries(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return names.sort();
-}
-
 /** A failed build leaves no version folder, no pointer and no .build-* folder behind. */
 async function assertNothingPublished(artifactsDir: string) {
-  assert.deepEqual(await entries(join(artifactsDir, TAXONOMY)), []);
+  assert.deepEqual(await listNames(join(artifactsDir, TAXONOMY)), []);
   assert.equal(await readPointer(join(artifactsDir, TAXONOMY)), null);
-}
-
-async function withTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: "build-test-" });
-  try {
-    return await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
 }
 
 // ---------------------------------------------------------------------------------------
 // 1 + 5: golden tables, semantic checks and manifest of one fixture build
 
 Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-test-", async (tmp) => {
     const artifactsDir = join(tmp, "artifacts");
     const result = await buildTaxonomy(FIXTURE, artifactsDir);
     const dbFile = join(result.dir, "taxonomy.duckdb");
@@ -127,7 +108,7 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
       assert.deepEqual(names, TAXONOMY_TABLES.map((table) => table.name));
       if (UPDATE_GOLDEN) {
         await Deno.mkdir(GOLDEN_DIR, { recursive: true });
-        for (const stale of await entries(GOLDEN_DIR)) {
+        for (const stale of await listNames(GOLDEN_DIR)) {
           if (stale.endsWith(".json")) await Deno.remove(join(GOLDEN_DIR, stale));
         }
       }
@@ -150,7 +131,7 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
         }
       });
       // no golden file for a table the build no longer makes
-      const goldenFiles = (await entries(GOLDEN_DIR)).filter((f) => f.endsWith(".json"));
+      const goldenFiles = (await listNames(GOLDEN_DIR)).filter((f) => f.endsWith(".json"));
       assert.deepEqual(goldenFiles, names.map((n) => `${n}.json`).sort());
     });
 
@@ -367,7 +348,7 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
         );
         assert.deepEqual(domains.map((d) => d.domain), ["knowledge", "skill"]);
       });
-      assert.deepEqual(await entries(join(artifactsDir, TAXONOMY)), [m.version, "current"]);
+      assert.deepEqual(await listNames(join(artifactsDir, TAXONOMY)), [m.version, "current"]);
     });
   });
 });
@@ -376,7 +357,7 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
 // 2: determinism, reuse and a changed input
 
 Deno.test("builds are deterministic; republishing reuses the version", async () => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-test-", async (tmp) => {
     const dirA = join(tmp, "a");
     const dirB = join(tmp, "b");
     const a = await buildTaxonomy(FIXTURE, dirA);
@@ -392,7 +373,7 @@ Deno.test("builds are deterministic; republishing reuses the version", async () 
     assert.equal(again.version, a.version);
     assert.equal(again.dir, a.dir);
     assert.equal(await readPointer(join(dirA, TAXONOMY)), a.version);
-    assert.deepEqual(await entries(join(dirA, TAXONOMY)), [a.version, "current"]);
+    assert.deepEqual(await listNames(join(dirA, TAXONOMY)), [a.version, "current"]);
 
     // one changed task text: another content hash and version, and the pointer moves
     const changed = await copyFixture(tmp);
@@ -411,7 +392,7 @@ Deno.test("builds are deterministic; republishing reuses the version", async () 
     assert.equal(hashOf(c, "occupations"), hashOf(a, "occupations"));
     assert.equal(await readPointer(join(dirA, TAXONOMY)), c.version);
     assert.deepEqual(
-      await entries(join(dirA, TAXONOMY)),
+      await listNames(join(dirA, TAXONOMY)),
       [a.version, c.version, "current"].sort(),
     );
   });
@@ -518,7 +499,7 @@ const BAD_INPUTS: BadCase[] = [
 
 for (const bad of BAD_INPUTS) {
   Deno.test(`bad input fails and publishes nothing: ${bad.name}`, async () => {
-    await withTemp(async (tmp) => {
+    await withTempDir("build-test-", async (tmp) => {
       const onet = await copyFixture(tmp);
       await bad.breakIt(onet);
       const artifactsDir = join(tmp, "artifacts");
@@ -539,22 +520,42 @@ for (const bad of BAD_INPUTS) {
   });
 }
 
+/** Appends a copy of the first data row of a release file. */
+async function duplicateFirstRow(dir: string, file: string): Promise<void> {
+  const lines = (await Deno.readTextFile(join(dir, file))).trimEnd().split("\n");
+  await Deno.writeTextFile(join(dir, file), [...lines, lines[1]].join("\n") + "\n");
+}
+
+/** Builds an edited copy of the fixture, expects a CheckError and that nothing was published. */
+async function expectCheckError(
+  tmp: string,
+  edit: (copy: string) => Promise<void>,
+): Promise<CheckError> {
+  const onet = await Deno.makeTempDir({ dir: tmp });
+  const copy = await copyFixture(onet);
+  await edit(copy);
+  const artifactsDir = join(onet, "artifacts");
+  const error = await buildTaxonomy(copy, artifactsDir).then(
+    () => assert.fail("build succeeded"),
+    (e) => e,
+  );
+  assert.ok(error instanceof CheckError, `expected CheckError, got ${error}`);
+  await assertNothingPublished(artifactsDir);
+  return error;
+}
+
 Deno.test("a failing table check throws CheckError and publishes nothing", async (t) => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-test-", async (tmp) => {
     await t.step("job zone out of range", async () => {
-      const onet = await Deno.makeTempDir({ dir: tmp });
-      const copy = await copyFixture(onet);
-      await editLine(copy, "Job Zones.txt", 2, (l) => {
-        const fields = l.split("\t");
-        fields[2] = "9";
-        return fields.join("\t");
-      });
-      const artifactsDir = join(onet, "artifacts");
-      const error = await buildTaxonomy(copy, artifactsDir).then(
-        () => assert.fail("build succeeded"),
-        (e) => e,
+      const error = await expectCheckError(
+        tmp,
+        (copy) =>
+          editLine(copy, "Job Zones.txt", 2, (l) => {
+            const fields = l.split("\t");
+            fields[2] = "9";
+            return fields.join("\t");
+          }),
       );
-      assert.ok(error instanceof CheckError, `expected CheckError, got ${error}`);
       assert.equal(error.table, "occupations");
       assert.equal(error.check, "job zone is between 1 and 5");
       assert.deepEqual(
@@ -562,43 +563,20 @@ Deno.test("a failing table check throws CheckError and publishes nothing", async
         [{ onet_code: "11-1011.00", job_zone: 9 }],
       );
       assert.match(error.message, /occupations: job zone is between 1 and 5/);
-      await assertNothingPublished(artifactsDir);
     });
 
     await t.step("a job zone listed twice for one occupation", async () => {
-      const onet = await Deno.makeTempDir({ dir: tmp });
-      const copy = await copyFixture(onet);
-      const text = await Deno.readTextFile(join(copy, "Job Zones.txt"));
-      const lines = text.trimEnd().split("\n");
-      await Deno.writeTextFile(join(copy, "Job Zones.txt"), [...lines, lines[1]].join("\n") + "\n");
-      const artifactsDir = join(onet, "artifacts");
-      const error = await buildTaxonomy(copy, artifactsDir).then(
-        () => assert.fail("build succeeded"),
-        (e) => e,
-      );
-      assert.ok(error instanceof CheckError, `expected CheckError, got ${error}`);
+      const error = await expectCheckError(tmp, (copy) => duplicateFirstRow(copy, "Job Zones.txt"));
       assert.equal(error.table, "occupations");
       // Custom checks run before the generated key check, so the error names the input rule.
       assert.match(error.check, /job zone is listed at most once/);
       assert.equal(plain((error.sample as Row[])[0]).onet_code, "11-1011.00");
-      await assertNothingPublished(artifactsDir);
     });
 
     await t.step("a skill rated twice for one occupation and scale", async () => {
-      const onet = await Deno.makeTempDir({ dir: tmp });
-      const copy = await copyFixture(onet);
-      const text = await Deno.readTextFile(join(copy, "Skills.txt"));
-      const lines = text.trimEnd().split("\n");
-      await Deno.writeTextFile(join(copy, "Skills.txt"), [...lines, lines[1]].join("\n") + "\n");
-      const artifactsDir = join(onet, "artifacts");
-      const error = await buildTaxonomy(copy, artifactsDir).then(
-        () => assert.fail("build succeeded"),
-        (e) => e,
-      );
-      assert.ok(error instanceof CheckError, `expected CheckError, got ${error}`);
+      const error = await expectCheckError(tmp, (copy) => duplicateFirstRow(copy, "Skills.txt"));
       assert.equal(error.table, "occupation_ratings");
       assert.equal(error.check, "each occupation, element and scale is rated at most once");
-      await assertNothingPublished(artifactsDir);
     });
   });
 });
@@ -607,7 +585,7 @@ Deno.test("a failing table check throws CheckError and publishes nothing", async
 // 4: optional files present
 
 Deno.test("optional Abilities and Work Activities are read when present", async () => {
-  await withTemp(async (tmp) => {
+  await withTempDir("build-test-", async (tmp) => {
     const onet = await copyFixture(tmp, OPTIONAL);
     const result = await buildTaxonomy(onet, join(tmp, "artifacts"));
     for (const file of ["Abilities.txt", "Work Activities.txt"]) {
