@@ -74,6 +74,23 @@ Deno.test("a manifest from another normaliser version is refused", async () => {
   });
 });
 
+Deno.test("a manifest that lacks a table the server reads, or names a non-identifier, is refused", async () => {
+  await withRegistry(async ({ dir, registry }) => {
+    const built = await buildFixture(dir);
+    const path = join(built.dir, "manifest.json");
+    const manifest = JSON.parse(await Deno.readTextFile(path));
+    const tables = manifest.tables;
+    manifest.tables = tables.filter((t: { name: string }) => t.name !== "occupation_titles");
+    await Deno.writeTextFile(path, JSON.stringify(manifest));
+    await registry.start();
+    assert.match(registry.status()[0].problem ?? "", /tables missing: occupation_titles/);
+    manifest.tables = [...tables, { name: 'x"; DROP', rows: 0, content_hash: "" }];
+    await Deno.writeTextFile(path, JSON.stringify(manifest));
+    await registry.reload("taxonomy");
+    assert.match(registry.status()[0].problem ?? "", /not a plain identifier/);
+  });
+});
+
 Deno.test("hot swap: a moved pointer switches new leases; the old version closes when released", async () => {
   await withRegistry(async ({ dir, registry }) => {
     const { v1, v2 } = await twoVersions(dir);
@@ -113,6 +130,9 @@ Deno.test("hot swap to a corrupt version is refused; the previous version keeps 
       assert.equal(a.version, v1);
       assert.ok(a.data.occupations.size > 30);
     });
+    await writePointer(join(dir, "taxonomy"), v1);
+    await registry.reload("taxonomy");
+    assert.equal(registry.status()[0].problem, null, "pointer back on the served version");
   });
 });
 

@@ -17,6 +17,8 @@ export interface ArtifactSpec<T = unknown> {
   name: string;
   required: boolean;
   schemaVersion: number;
+  /** Tables the server reads; a version whose manifest lacks one is refused. */
+  tables: readonly string[];
   /** Extra manifest checks (for example the normaliser version); returns a reason or null. */
   accept?(manifest: Manifest): string | null;
   /** Loads what the hot path keeps in memory. */
@@ -143,7 +145,10 @@ export class ArtifactRegistry {
       if (slot.current === null) slot.problem = NO_VERSION;
       return;
     }
-    if (slot.current?.version === version) return;
+    if (slot.current?.version === version) {
+      slot.problem = null; // the pointer is back on the version being served
+      return;
+    }
     let loaded: LoadedArtifact;
     try {
       loaded = await this.#open(slot.spec, join(dir, version), version);
@@ -193,6 +198,12 @@ export class ArtifactRegistry {
         `schema version ${manifest.schema_version} is not the supported ${spec.schemaVersion}`,
       );
     }
+    const listed = new Set(manifest.tables.map((t) => t.name));
+    const missing = spec.tables.filter((t) => !listed.has(t));
+    if (missing.length > 0) throw new ArtifactRefused(`tables missing: ${missing.join(", ")}`);
+    if (manifest.tables.some((t) => !/^[a-z_][a-z0-9_]*$/.test(t.name))) {
+      throw new ArtifactRefused("manifest names a table that is not a plain identifier");
+    }
     const rejection = spec.accept?.(manifest);
     if (rejection) throw new ArtifactRefused(rejection);
     const file = join(dir, manifest.file.name);
@@ -212,7 +223,7 @@ export class ArtifactRegistry {
       connection = await instance.connect();
       for (const table of manifest.tables) {
         const reader = await connection.runAndReadAll(
-          `SELECT count(*) FROM "${table.name.replace(/"/g, "")}"`,
+          `SELECT count(*) FROM "${table.name}"`,
         );
         if (Number(reader.getRows()[0][0]) !== table.rows) {
           throw new ArtifactRefused(`table ${table.name} row count does not match its manifest`);

@@ -3,6 +3,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { type Manifest, TAXONOMY_SCHEMA_VERSION } from "../../build/manifest.ts";
 import { NORMALIZER_VERSION } from "../text/normalize.ts";
 import type { ArtifactSpec } from "./artifacts.ts";
+import { TAXONOMY_TABLES } from "../../build/steps/tables.ts";
 
 /** An occupation as the hot path sees it. */
 export interface OccupationRecord {
@@ -51,6 +52,7 @@ export const taxonomySpec: ArtifactSpec<TaxonomyData> = {
   name: "taxonomy",
   required: true,
   schemaVersion: TAXONOMY_SCHEMA_VERSION,
+  tables: TAXONOMY_TABLES.map((t) => t.name),
   accept: (manifest) =>
     manifest.normalizer_version === NORMALIZER_VERSION
       ? null
