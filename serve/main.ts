@@ -23,7 +23,10 @@ const instanceId = `${hostname()}:${Deno.pid}`;
 
 let database: Database;
 try {
-  database = await openDatabase(config);
+  database = await openDatabase(
+    config,
+    (error) => logger.warn("idle database connection lost", { error: error.message }),
+  );
 } catch (error) {
   logger.error("database could not be opened", {
     error: error instanceof DatabaseLockedError ? error.message : String(error),

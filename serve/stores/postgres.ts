@@ -109,10 +109,14 @@ export async function openPglite(dataDir: string, sharedBuffers = "32MB"): Promi
 }
 
 /** Opens a pg pool against a real PostgreSQL server. */
-export function openPostgres(url: string, poolMax: number): Database {
+export function openPostgres(
+  url: string,
+  poolMax: number,
+  onPoolError: (error: Error) => void = () => {},
+): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", () => {});
+  pool.on("error", onPoolError);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
@@ -148,8 +152,8 @@ export async function openDatabase(config: {
   DATABASE_POOL_MAX: number;
   DATA_DIR: string;
   PGLITE_SHARED_BUFFERS: string;
-}): Promise<Database> {
+}, onPoolError?: (error: Error) => void): Promise<Database> {
   return config.DATABASE_URL
-    ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX)
+    ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX, onPoolError)
     : await openPglite(config.DATA_DIR, config.PGLITE_SHARED_BUFFERS);
 }
