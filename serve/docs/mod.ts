@@ -7,21 +7,20 @@ import { docsHtml, docsScript } from "./page.ts";
 /** Interface description version (spec section 9). */
 export const API_VERSION = "0.1.0";
 
-const DESCRIPTION = `Occupation and labour-market intelligence API (beta, U.S. scope).
-
-**Errors.** Every error is \`application/problem+json\` (RFC 9457) with \`type\`, \`title\`,
-\`status\`, \`detail\`, \`instance\` (the request id) and a stable \`code\`. Validation failures
-are **422** with an \`errors\` array of \`{loc, msg, type}\` naming the field path and the rule
-broken; submitted values are never echoed. A body that is not valid JSON is also **422**
-(code \`malformed_json\`). Bodies over the configured limit (1 MiB by default) are **413**;
-unknown paths **404**; a known path with the wrong method **405** with an \`Allow\` header;
-unexpected failures **500** carrying only the request id.
-
-**Request ids.** Every response carries \`X-Request-Id\`. A client may send its own
-(8-128 characters of \`A-Z a-z 0-9 . _ : -\`); otherwise one is generated.
-
-**Caching.** API responses are \`Cache-Control: no-store\` unless a route says otherwise;
-this document and /docs may be cached for five minutes.`;
+const DESCRIPTION = [
+  "Occupation and labour-market intelligence API (beta, U.S. scope).",
+  "Errors: every error is `application/problem+json` (RFC 9457) with `type`, `title`, " +
+  "`status`, `detail`, `instance` (the request id) and a stable `code`. Validation failures " +
+  "are 422 with an `errors` array of `{loc, msg, type}` naming the field path and the rule " +
+  "broken; submitted values are never echoed. A body that is not valid JSON is also 422 " +
+  "(code `malformed_json`). Bodies over the configured limit (1 MiB by default) are 413; " +
+  "unknown paths 404; a known path with the wrong method 405 with an `Allow` header; " +
+  "unexpected failures 500 carrying only the request id.",
+  "Request ids: every response carries `X-Request-Id`. A client may send its own " +
+  "(8-128 characters of `A-Z a-z 0-9 . _ : -`); otherwise one is generated.",
+  "Caching: API responses are `Cache-Control: no-store` unless a route says otherwise; " +
+  "this document and /docs may be cached for five minutes.",
+].join("\n\n");
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
   "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; " +
