@@ -50,7 +50,7 @@ export function allowedUrl(url: URL): boolean {
  */
 async function fetchChecked(
   start: URL,
-): Promise<{ response: Response; body: ReadableStream<Uint8Array> }> {
+): Promise<{ body: ReadableStream<Uint8Array>; total: number | null }> {
   let url = start;
   for (let hop = 0; hop <= 5; hop++) {
     const response = await fetch(url, {
@@ -71,9 +71,12 @@ async function fetchChecked(
     // We asked for identity; a server that compresses anyway is decoded here, and its
     // Content-Length (the compressed size) is then not used to check completeness.
     const encoding = (response.headers.get("content-encoding") ?? "identity").toLowerCase();
-    if (encoding === "identity") return { response, body: response.body };
+    if (encoding === "identity") {
+      const length = Number(response.headers.get("content-length"));
+      return { body: response.body, total: Number.isFinite(length) && length > 0 ? length : null };
+    }
     if (encoding === "gzip" || encoding === "deflate") {
-      return { response, body: response.body.pipeThrough(new DecompressionStream(encoding)) };
+      return { body: response.body.pipeThrough(new DecompressionStream(encoding)), total: null };
     }
     await response.body.cancel();
     throw new Error(`download failed: unsupported content-encoding ${encoding}`);
@@ -90,10 +93,7 @@ async function download(url: URL, cacheDir: string, progress: Progress): Promise
     return target;
   }
   await Deno.mkdir(dirname(target), { recursive: true });
-  const { response, body } = await fetchChecked(url);
-  const length = Number(response.headers.get("content-length"));
-  const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
-  const total = !encoded && Number.isFinite(length) && length > 0 ? length : null;
+  const { body, total } = await fetchChecked(url);
   const partial = `${target}.part`;
   const file = await Deno.open(partial, { write: true, create: true, truncate: true });
   let received = 0;

@@ -85,8 +85,7 @@ export function problemResponse(
     status,
     headers: {
       "content-type": "application/problem+json",
-      "cache-control": "no-store",
-      "x-request-id": String(c.get("requestId") ?? ""),
+      "cache-control": "no-store", // X-Request-Id is added by the request-id middleware
       ...headers,
     },
   });
