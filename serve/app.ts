@@ -10,8 +10,9 @@ import { ApiError, type ErrorCode, problemResponse } from "./http/errors.ts";
 import { accessLog, bodyLimit, requestId } from "./http/middleware.ts";
 import type { AppEnv } from "./http/router.ts";
 import { validationHook } from "./http/validation.ts";
-import { healthRoutes } from "./health/mod.ts";
-import { registerDocs } from "./docs/mod.ts";
+import { healthRoutes, runtimeHealthRoutes } from "./health/mod.ts";
+import { API_VERSION, registerDocs } from "./docs/mod.ts";
+import { type PlatformContext, platformRoutes, runtimeMiddleware } from "./platform/mod.ts";
 
 /** Everything the app needs; tests pass their own. */
 export interface AppDeps {
@@ -19,6 +20,7 @@ export interface AppDeps {
   database: Database;
   artifacts: ArtifactRegistry;
   logger: Logger;
+  platform: PlatformContext;
 }
 
 /** Allowed methods per route pattern, for telling 405 from 404. */
@@ -68,6 +70,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       readyDbTimeoutMs: deps.config.READY_DB_TIMEOUT_MS,
     }),
   );
+  const runtime = runtimeMiddleware(deps.platform);
+  app.route("/", platformRoutes(deps.platform));
+  app.route("/", runtimeHealthRoutes(deps.artifacts, runtime, API_VERSION));
   registerDocs(app);
 
   const allowed = methodIndex(app);

@@ -3,6 +3,7 @@
  * value stops start-up with every problem listed; handlers never read Deno.env.
  */
 import { z } from "zod";
+import { ENTITLEMENTS } from "./platform/entitlements.ts";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -31,6 +32,28 @@ export const ConfigSchema = z.object({
   MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
   READY_DB_TIMEOUT_MS: int(50, 60_000).default(2000),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  TRUST_PROXY: bool.default(false),
+  MANAGEMENT_TOKEN_TTL_SECONDS: int(60, 86_400).default(900),
+  KEY_CACHE_TTL_MS: int(0, 60_000).default(5000),
+  USAGE_FLUSH_MS: int(50, 60_000).default(1000),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(320).default("Occupation Intelligence <no-reply@localhost>"),
+  MAIL_OUTBOX_DIR: z.string().min(1).default("./data/outbox"),
+  MAIL_POLL_MS: int(50, 60_000).default(1000),
+  BETA_DAYS: int(1, 3650).default(90),
+  BETA_RATE_PER_MINUTE: int(1, 10_000_000).default(60),
+  BETA_MONTHLY_QUOTA: int(1, 2_000_000_000).default(10_000),
+  BETA_CONCURRENCY: int(1, 10_000).default(4),
+  BETA_ENTITLEMENTS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== ""))
+    .pipe(z.array(z.enum(ENTITLEMENTS))),
 });
 
 /** The parsed configuration. */

@@ -9,6 +9,9 @@ import { taxonomySpec } from "./stores/taxonomy.ts";
 import { bootstrapTaxonomy } from "./stores/bootstrap.ts";
 import { recordActivation } from "./stores/activations.ts";
 import { createApp } from "./app.ts";
+import { closePlatform, createPlatform } from "./platform/mod.ts";
+import { fileTransport, smtpTransport } from "./email/mailer.ts";
+import { OutboxSender } from "./email/outbox.ts";
 
 let config: Config;
 try {
@@ -52,7 +55,25 @@ const artifacts = new ArtifactRegistry(
 await artifacts.start();
 if (config.ARTIFACT_WATCH) artifacts.watch();
 
-const app = createApp({ config, database, artifacts, logger });
+const platform = await createPlatform({ db: database.db, config, logger, instanceId });
+const transport = config.SMTP_URL
+  ? smtpTransport(config.SMTP_URL)
+  : fileTransport(config.MAIL_OUTBOX_DIR, logger);
+const outbox = new OutboxSender({
+  db: database.db,
+  transport,
+  outboxKey: platform.keys.outboxKey,
+  from: config.MAIL_FROM,
+  logger,
+  pollMs: config.MAIL_POLL_MS,
+});
+outbox.start();
+logger.info("email ready", {
+  transport: transport.name,
+  ...(transport.name === "file" ? { outbox_dir: config.MAIL_OUTBOX_DIR } : {}),
+});
+
+const app = createApp({ config, database, artifacts, logger, platform });
 const server = Deno.serve(
   {
     port: config.PORT,
@@ -70,6 +91,9 @@ async function shutdown(signal: string): Promise<void> {
   logger.info("shutting down", { signal, grace_ms: config.SHUTDOWN_GRACE_MS });
   const grace = new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS));
   await Promise.race([server.shutdown(), grace]);
+  await closePlatform(platform); // writes buffered usage records
+  await outbox.stop();
+  await transport.close();
   await artifacts.close();
   await database.close();
   logger.info("stopped");

@@ -10,6 +10,9 @@ import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
 import { taxonomySpec } from "../serve/stores/taxonomy.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { createApp } from "../serve/app.ts";
+import { closePlatform, createPlatform, type PlatformConfig } from "../serve/platform/mod.ts";
+import { loadConfig } from "../serve/config.ts";
+import { openText } from "../serve/platform/secrets.ts";
 
 /** The hand-written sample release. */
 export const FIXTURE_ONET = fileURLToPath(new URL("../fixtures/onet-sample", import.meta.url));
@@ -85,20 +88,58 @@ export function testDatabase(): Promise<TestDatabase> {
   return TEST_DATABASE_URL ? serverTestDatabase() : pgliteTestDatabase();
 }
 
+/** The platform configuration tests start from: the defaults, with env overrides. */
+export function platformConfig(env: Record<string, string> = {}): PlatformConfig {
+  return loadConfig({ PUBLIC_BASE_URL: "https://api.example.test", ...env });
+}
+
+/** A clock tests can move. */
+export function testClock(start = "2026-11-21T12:00:00.000Z") {
+  let now = new Date(start).getTime();
+  return {
+    now: () => new Date(now),
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+/** Options of testApp. */
+export interface TestAppOptions {
+  build?: boolean;
+  maxBodyBytes?: number;
+  /** Environment overrides for the platform configuration. */
+  env?: Record<string, string>;
+  clock?: () => Date;
+  /** Use this database instead of a fresh one (it is not dropped at cleanup). */
+  database?: Database;
+  instanceId?: string;
+}
+
 /** An app over a migrated test database and a fixture-built artifact registry. */
-export async function testApp(options: { build?: boolean; maxBodyBytes?: number } = {}) {
+export async function testApp(options: TestAppOptions = {}) {
   const artifactsDir = await Deno.makeTempDir({ prefix: "test-artifacts-" });
   if (options.build !== false) await buildFixture(artifactsDir);
-  const { database, cleanup: dropDatabase } = await testDatabase();
+  const { database, cleanup: dropDatabase } = options.database
+    ? { database: options.database, cleanup: async () => {} }
+    : await testDatabase();
   await migrate(database);
   const logger = memoryLogger();
   const artifacts = new ArtifactRegistry(artifactsDir, [taxonomySpec], logger);
   await artifacts.start();
+  const platform = await createPlatform({
+    db: database.db,
+    config: platformConfig(options.env),
+    logger,
+    instanceId: options.instanceId ?? `test-${crypto.randomUUID()}`,
+    clock: options.clock,
+  });
   const app = createApp({
     config: { MAX_BODY_BYTES: options.maxBodyBytes ?? 1024 * 1024, READY_DB_TIMEOUT_MS: 1000 },
     database,
     artifacts,
     logger,
+    platform,
   });
   return {
     app,
@@ -106,12 +147,31 @@ export async function testApp(options: { build?: boolean; maxBodyBytes?: number 
     artifactsDir,
     database,
     logger,
+    platform,
+    /** The emails in the outbox, oldest first, decrypted (undelivered ones only have a body). */
+    async outbox() {
+      const rows = await database.db.selectFrom("email_outbox").selectAll().orderBy("id").execute();
+      return await Promise.all(rows.map(async (row) => ({
+        kind: row.kind,
+        to: row.recipient,
+        subject: row.subject,
+        text: row.body_encrypted ? await openText(platform.keys.outboxKey, row.body_encrypted) : "",
+      })));
+    },
     async cleanup() {
+      await closePlatform(platform);
       await artifacts.close();
       await dropDatabase().catch(() => {});
       await Deno.remove(artifactsDir, { recursive: true });
     },
   };
+}
+
+/** The token carried by the link in an email body. */
+export function tokenFromEmail(text: string): string {
+  const match = text.match(/[?&]token=([A-Za-z0-9._~%-]+)/);
+  if (!match) throw new Error("no token link in the email");
+  return decodeURIComponent(match[1]);
 }
 
 /** A copy of the fixture release whose first occupation description carries `marker`. */

@@ -4,6 +4,8 @@ import { createRouter } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import type { Database } from "../stores/postgres.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/router.ts";
 
 /** What the health routes need. */
 export interface HealthDeps {
@@ -93,5 +95,65 @@ export function healthRoutes(deps: HealthDeps) {
       200,
     );
   });
+  return router;
+}
+
+const LegacyHealth = z
+  .object({
+    status: z.literal("ok"),
+    api_version: z.string(),
+    taxonomy_version: z.string().nullable().openapi({
+      description: "O*NET release of the taxonomy artifact being served.",
+    }),
+    artifacts: z.array(z.object({ name: z.string(), version: z.string().nullable() })),
+    key: z.object({
+      name: z.string(),
+      contract_id: z.number().int(),
+      plan: z.string(),
+      entitlements: z.array(z.string()),
+    }).openapi({ description: "The runtime key this request was made with." }),
+  })
+  .openapi("LegacyHealth");
+
+/** GET /api/v1/health: the legacy health object, for runtime keys (checks key and limits). */
+export function runtimeHealthRoutes(
+  artifacts: ArtifactRegistry,
+  runtime: MiddlewareHandler<AppEnv>,
+  apiVersion: string,
+) {
+  const router = createRouter();
+  router.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/v1/health",
+      tags: ["Health"],
+      summary: "Legacy health (runtime key)",
+      description: "Confirms the runtime key, its contract and limits work end to end, and " +
+        "names the data being served. Metered and rate-limited like every runtime route.",
+      security: [{ runtimeKey: [] }],
+      middleware: runtime,
+      responses: {
+        200: { description: "Healthy.", content: { "application/json": { schema: LegacyHealth } } },
+        ...problemResponses(401, 403, 429),
+      },
+    }),
+    (c) => {
+      const principal = c.get("runtime");
+      const status = artifacts.status();
+      const taxonomy = status.find((a) => a.name === "taxonomy");
+      return c.json({
+        status: "ok" as const,
+        api_version: apiVersion,
+        taxonomy_version: taxonomy?.release ?? null,
+        artifacts: status.map((a) => ({ name: a.name, version: a.version })),
+        key: {
+          name: principal.keyName,
+          contract_id: Number(principal.contract.id),
+          plan: principal.contract.plan,
+          entitlements: [...principal.entitlements].sort(),
+        },
+      }, 200);
+    },
+  );
   return router;
 }

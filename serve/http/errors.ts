@@ -12,6 +12,7 @@ export const ERROR_CATALOG = {
   malformed_json: { status: 422, title: "Request body is not valid JSON" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
+  conflict: { status: 409, title: "Conflict with the current state" },
   payload_too_large: { status: 413, title: "Request body too large" },
   unauthorized: { status: 401, title: "Authentication required" },
   forbidden: { status: 403, title: "Not allowed" },

@@ -33,7 +33,8 @@ export function accessLog(logger: Logger): MiddlewareHandler {
   };
 }
 
-function matchedRoute(c: Context): string {
+/** The route template that handled the request, or "(unmatched)". */
+export function matchedRoute(c: Context): string {
   const path = routePath(c, -1);
   return path === "/*" || path === "*" ? "(unmatched)" : path;
 }

@@ -1,9 +1,28 @@
 /** Router factory: every feature router validates with the shared 422 hook. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { validationHook } from "./validation.ts";
+import type { ContractRow } from "../platform/contracts.ts";
 
-/** Variables every request carries. */
-export type AppEnv = { Variables: { requestId: string } };
+/** Who a runtime request acts for: set by the runtime-key middleware. */
+export interface RuntimePrincipal {
+  keyId: string;
+  keyName: string;
+  accountId: string;
+  contract: ContractRow;
+  /** Entitlements of the key (always within its contract's). */
+  entitlements: readonly string[];
+}
+
+/** Who a management request acts for: set by the management-token middleware. */
+export interface AccountPrincipal {
+  accountId: string;
+  email: string;
+}
+
+/** Variables every request can carry. */
+export type AppEnv = {
+  Variables: { requestId: string; runtime: RuntimePrincipal; account: AccountPrincipal };
+};
 
 /** A new feature router with the shared validation hook. */
 export function createRouter(): OpenAPIHono<AppEnv> {

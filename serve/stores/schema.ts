@@ -19,8 +19,147 @@ export interface ArtifactActivationsTable {
   activated_at: Generated<Date>;
 }
 
+/** Signing material generated on first start when AUTH_SECRET is unset. */
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}
+
+/** A developer account; email is normalised and unique. */
+export interface AccountsTable {
+  id: Generated<string>;
+  email: string;
+  password_hash: string;
+  full_name: string;
+  company_name: string;
+  status: "pending_verification" | "verified";
+  verified_at: Date | null;
+  session_epoch: Generated<number>;
+  password_changed_at: Date | null;
+  created_at: Date;
+}
+
+/** One-time email tokens, stored as SHA-256 hashes. */
+export interface EmailTokensTable {
+  id: Generated<string>;
+  account_id: string;
+  purpose: "verify_email" | "reset_password";
+  token_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** A contract: plan, validity and limits. */
+export interface ContractsTable {
+  id: Generated<string>;
+  account_id: string;
+  plan: string;
+  status: "trial" | "active" | "expired" | "revoked";
+  starts_at: Date;
+  ends_at: Date | null;
+  rate_per_minute: number;
+  monthly_quota: number;
+  concurrency: number;
+  entitlements: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Runtime API keys, stored as SHA-256 hashes. */
+export interface ApiKeysTable {
+  id: Generated<string>;
+  account_id: string;
+  contract_id: string;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  last_four: string;
+  entitlements: string[];
+  status: Generated<"active" | "revoked">;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** Admitted requests per contract and window, shared by every instance. */
+export interface RateCountersTable {
+  contract_id: string;
+  window_kind: "minute" | "month";
+  window_start: Date;
+  used: string;
+  last_grant: string;
+}
+
+/** Concurrency slots held per contract and instance. */
+export interface ConcurrencyLeasesTable {
+  contract_id: string;
+  instance_id: string;
+  slots: number;
+  expires_at: Date;
+}
+
+/** One metered runtime request. */
+export interface UsageRecordsTable {
+  id: Generated<string>;
+  account_id: string;
+  key_id: string;
+  contract_id: string;
+  method: string;
+  route: string;
+  status: number;
+  duration_ms: number;
+  request_id: string;
+  occurred_at: Date;
+}
+
+/** Feedback sent by an account. */
+export interface FeedbackTable {
+  id: Generated<string>;
+  account_id: string;
+  category: string;
+  message: string;
+  rating: number | null;
+  related_request_id: string | null;
+  created_at: Date;
+}
+
+/** Failed logins per hashed subject. */
+export interface LoginThrottleTable {
+  subject: string;
+  failures: number;
+  last_failure_at: Date;
+  locked_until: Date | null;
+}
+
+/** Transactional email outbox. */
+export interface EmailOutboxTable {
+  id: Generated<string>;
+  kind: string;
+  recipient: string;
+  subject: string;
+  body_encrypted: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  last_error: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
 /** The database as Kysely sees it. */
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   artifact_activations: ArtifactActivationsTable;
+  service_secrets: ServiceSecretsTable;
+  accounts: AccountsTable;
+  email_tokens: EmailTokensTable;
+  contracts: ContractsTable;
+  api_keys: ApiKeysTable;
+  rate_counters: RateCountersTable;
+  concurrency_leases: ConcurrencyLeasesTable;
+  usage_records: UsageRecordsTable;
+  feedback: FeedbackTable;
+  login_throttle: LoginThrottleTable;
+  email_outbox: EmailOutboxTable;
 }

@@ -1,0 +1,298 @@
+/**
+ * Account lifecycle: register, verify email, resend verification, forgot and reset password,
+ * log in. Answers that could reveal whether an email has an account are identical for known
+ * and unknown emails and cost about the same time; every email is written to the outbox in
+ * the same transaction as the change that causes it.
+ */
+import { sql, type Transaction } from "kysely";
+import type { DB } from "../stores/schema.ts";
+import { ApiError } from "../http/errors.ts";
+import { enqueueEmail } from "../email/outbox.ts";
+import type { PlatformContext } from "./context.ts";
+import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
+import {
+  EMAIL_TOKEN_TTL_MS,
+  emailTokenHash,
+  type EmailTokenPurpose,
+  type IssuedToken,
+  issueManagementToken,
+  mintEmailToken,
+} from "./tokens.ts";
+import { passwordChangedEmail, resetEmail, verificationEmail } from "./messages.ts";
+import { provisionBeta } from "./contracts.ts";
+import { clearFailures, lockedForMs, loginSubjects, recordFailure } from "./throttle.ts";
+
+/** A resend or reset email is sent at most this often per account; extra asks are ignored. */
+export const EMAIL_RESEND_INTERVAL_MS = 60_000;
+
+/** The generic registration answer. */
+export const REGISTERED = {
+  status: "pending_verification" as const,
+  message: "If this email can be registered, a verification link is on its way to it.",
+  next_step: "Open the link in the email (valid for 24 hours) to activate Beta access, " +
+    "then log in with POST /api/v1/platform/login.",
+};
+
+/** Registers an account; the answer never says whether the email was already taken. */
+export async function register(
+  ctx: PlatformContext,
+  input: { email: string; password: string; full_name: string; company_name: string },
+): Promise<typeof REGISTERED> {
+  // Hash on every path, so a taken email answers in the same time as a new one.
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock();
+  await ctx.db.transaction().execute(async (trx) => {
+    const created = await trx.insertInto("accounts").values({
+      email: input.email,
+      password_hash: passwordHash,
+      full_name: input.full_name,
+      company_name: input.company_name,
+      status: "pending_verification",
+      created_at: now,
+    }).onConflict((oc) => oc.column("email").doNothing()).returning("id").executeTakeFirst();
+    if (!created) return;
+    await sendToken(
+      ctx,
+      trx,
+      created.id,
+      "verify_email",
+      now,
+      (token) => verificationEmail(input.email, input.full_name, ctx.settings.publicBaseUrl, token),
+    );
+  });
+  return REGISTERED;
+}
+
+async function sendToken(
+  ctx: PlatformContext,
+  trx: Transaction<DB>,
+  accountId: string,
+  purpose: EmailTokenPurpose,
+  now: Date,
+  compose: (token: string) => Parameters<typeof enqueueEmail>[2],
+): Promise<void> {
+  const { token, hash } = await mintEmailToken(ctx.keys.emailTokenKey, purpose);
+  await trx.insertInto("email_tokens").values({
+    account_id: accountId,
+    purpose,
+    token_hash: hash,
+    created_at: now,
+    expires_at: new Date(now.getTime() + EMAIL_TOKEN_TTL_MS[purpose]),
+  }).execute();
+  await enqueueEmail(trx, ctx.keys.outboxKey, compose(token), now);
+}
+
+/** Outcome of redeeming an email token. */
+export type TokenOutcome = "ok" | "invalid_token" | "expired_token";
+
+/**
+ * Locks and checks a token inside a transaction: unknown, used, or (when `email` is given)
+ * someone else's is invalid; past its expiry is expired. A good token is marked used.
+ */
+async function redeem(
+  ctx: PlatformContext,
+  trx: Transaction<DB>,
+  purpose: EmailTokenPurpose,
+  token: string,
+  now: Date,
+  email?: string,
+) {
+  const hash = await emailTokenHash(ctx.keys.emailTokenKey, purpose, token);
+  if (!hash) return { outcome: "invalid_token" as const };
+  const row = await trx.selectFrom("email_tokens as t")
+    .innerJoin("accounts as a", "a.id", "t.account_id")
+    .select(["t.id", "t.used_at", "t.expires_at", "a.id as account_id", "a.email", "a.full_name"])
+    .where("t.token_hash", "=", hash).where("t.purpose", "=", purpose)
+    .forUpdate().executeTakeFirst();
+  if (!row || row.used_at !== null || (email !== undefined && row.email !== email)) {
+    return { outcome: "invalid_token" as const };
+  }
+  if (row.expires_at.getTime() <= now.getTime()) return { outcome: "expired_token" as const };
+  // Using one token closes every open token of the same purpose for the account.
+  await trx.updateTable("email_tokens").set({ used_at: now })
+    .where("account_id", "=", row.account_id).where("purpose", "=", purpose)
+    .where("used_at", "is", null).execute();
+  return { outcome: "ok" as const, account: row };
+}
+
+/** The answer to a good verification. */
+export const VERIFIED = {
+  status: "verified" as const,
+  message: "Your email address is verified and your Beta access is active.",
+  beta_access: "activated" as const,
+  next_step: "Log in with POST /api/v1/platform/login, then create a runtime API key with " +
+    "POST /api/v1/platform/api-keys/create.",
+};
+
+/** Verifies an email with a token; provisions Beta access when no contract is in force. */
+export async function verifyEmail(
+  ctx: PlatformContext,
+  token: string,
+  email?: string,
+): Promise<typeof VERIFIED | { status: "invalid_token" | "expired_token" }> {
+  const now = ctx.clock();
+  return await ctx.db.transaction().execute(async (trx) => {
+    const result = await redeem(ctx, trx, "verify_email", token, now, email);
+    if (result.outcome !== "ok") return { status: result.outcome };
+    await trx.updateTable("accounts")
+      .set({ status: "verified", verified_at: sql`COALESCE(verified_at, ${now})` })
+      .where("id", "=", result.account.account_id).execute();
+    await provisionBeta(trx, result.account.account_id, ctx.settings.beta, now);
+    return VERIFIED;
+  });
+}
+
+/** The generic answer to resend-verification. */
+export const RESEND_ACCEPTED = {
+  status: "accepted" as const,
+  message: "If an account with this email is waiting for verification, a new link is on its " +
+    "way. Earlier links stop working.",
+};
+
+/** The generic answer to forgot-password. */
+export const RESET_REQUESTED = {
+  status: "accepted" as const,
+  message: "If an account with this email exists, a one-time reset link (valid for 1 hour) " +
+    "is on its way.",
+};
+
+/** Sends a token email for `purpose` when the account qualifies and was not mailed recently. */
+async function mailTokenIfEligible(
+  ctx: PlatformContext,
+  email: string,
+  purpose: EmailTokenPurpose,
+): Promise<void> {
+  const now = ctx.clock();
+  await ctx.db.transaction().execute(async (trx) => {
+    const account = await trx.selectFrom("accounts")
+      .select(["id", "status", "full_name"]).where("email", "=", email).forUpdate()
+      .executeTakeFirst();
+    if (!account) return;
+    if (purpose === "verify_email" && account.status !== "pending_verification") return;
+    const recent = await trx.selectFrom("email_tokens").select("id")
+      .where("account_id", "=", account.id).where("purpose", "=", purpose)
+      .where("created_at", ">", new Date(now.getTime() - EMAIL_RESEND_INTERVAL_MS))
+      .executeTakeFirst();
+    if (recent) return;
+    if (purpose === "verify_email") {
+      await trx.updateTable("email_tokens").set({ used_at: now })
+        .where("account_id", "=", account.id).where("purpose", "=", purpose)
+        .where("used_at", "is", null).execute();
+    }
+    await sendToken(
+      ctx,
+      trx,
+      account.id,
+      purpose,
+      now,
+      (token) =>
+        purpose === "verify_email"
+          ? verificationEmail(email, account.full_name, ctx.settings.publicBaseUrl, token)
+          : resetEmail(email, account.full_name, ctx.settings.publicBaseUrl, token),
+    );
+  });
+}
+
+/** Resends a verification email; the answer never says whether the account exists. */
+export async function resendVerification(ctx: PlatformContext, email: string) {
+  await mailTokenIfEligible(ctx, email, "verify_email");
+  return RESEND_ACCEPTED;
+}
+
+/** Sends a reset link; the answer never says whether the account exists. */
+export async function forgotPassword(ctx: PlatformContext, email: string) {
+  await mailTokenIfEligible(ctx, email, "reset_password");
+  return RESET_REQUESTED;
+}
+
+/** The answer to a good reset. */
+export const PASSWORD_RESET = {
+  status: "password_reset" as const,
+  message: "Your password was changed and every earlier management token was signed out.",
+  next_step: "Log in with POST /api/v1/platform/login using the new password.",
+};
+
+/**
+ * Replaces the password. Ends every outstanding reset token and every management token
+ * issued before it (the account's session epoch moves on), and mails a notice.
+ */
+export async function resetPassword(
+  ctx: PlatformContext,
+  token: string,
+  newPassword: string,
+): Promise<typeof PASSWORD_RESET | { status: "invalid_token" | "expired_token" }> {
+  const passwordHash = await hashPassword(newPassword);
+  const now = ctx.clock();
+  return await ctx.db.transaction().execute(async (trx) => {
+    const result = await redeem(ctx, trx, "reset_password", token, now);
+    if (result.outcome !== "ok") return { status: result.outcome };
+    const { account } = result;
+    const problem = passwordProblem(newPassword, account.email);
+    if (problem) {
+      throw new ApiError("validation_failed", "1 field(s) failed validation", {
+        errors: [{
+          loc: ["body", "new_password"],
+          msg: `Password ${problem}`,
+          type: "password_policy",
+        }],
+      });
+    }
+    await trx.updateTable("accounts").set({
+      password_hash: passwordHash,
+      password_changed_at: now,
+      session_epoch: sql`session_epoch + 1`,
+    }).where("id", "=", account.account_id).execute();
+    await enqueueEmail(
+      trx,
+      ctx.keys.outboxKey,
+      passwordChangedEmail(account.email, account.full_name),
+      now,
+    );
+    const [emailSubject] = await loginSubjects(account.email, "");
+    await clearFailures(trx, emailSubject);
+    return PASSWORD_RESET;
+  });
+}
+
+/**
+ * Logs in: a management token for a verified account with the right password. Every failure
+ * is the same 401; a throttled email or address is 429 before any password is checked.
+ */
+export async function login(
+  ctx: PlatformContext,
+  email: string,
+  password: string,
+  clientAddress: string,
+): Promise<IssuedToken> {
+  const now = ctx.clock();
+  const subjects = await loginSubjects(email, clientAddress);
+  const wait = await lockedForMs(ctx.db, subjects, now);
+  if (wait > 0) {
+    throw new ApiError(
+      "rate_limited",
+      "too many failed sign-in attempts; try again later",
+      {},
+      { "retry-after": String(Math.ceil(wait / 1000)) },
+    );
+  }
+  const account = await ctx.db.selectFrom("accounts")
+    .select(["id", "password_hash", "status", "session_epoch"])
+    .where("email", "=", email).executeTakeFirst();
+  const passwordOk = await verifyPassword(account?.password_hash ?? null, password);
+  if (!account || !passwordOk || account.status !== "verified") {
+    await recordFailure(ctx.db, subjects, now);
+    throw new ApiError(
+      "unauthorized",
+      "the email or password is wrong, or the email is not verified yet",
+      {},
+      { "www-authenticate": 'Bearer realm="management"' },
+    );
+  }
+  await clearFailures(ctx.db, subjects[0]);
+  return await issueManagementToken(
+    ctx.keys.jwtSecret,
+    account,
+    now,
+    ctx.settings.managementTokenTtlSeconds,
+  );
+}

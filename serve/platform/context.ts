@@ -1,0 +1,31 @@
+/** What the platform feature is built from: the database, keys, clock and settings. */
+import type { Kysely } from "kysely";
+import type { DB } from "../stores/schema.ts";
+import type { Logger } from "../http/log.ts";
+import type { ServiceKeys } from "./secrets.ts";
+import type { BetaPlan } from "./contracts.ts";
+import type { KeyStore } from "../http/auth.ts";
+import type { LimitGate } from "../http/limits.ts";
+import type { UsageMeter } from "../http/metering.ts";
+
+/** Settings taken from the configuration. */
+export interface PlatformSettings {
+  /** Base of the links in emails. */
+  publicBaseUrl: string;
+  managementTokenTtlSeconds: number;
+  beta: BetaPlan;
+  /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
+  trustProxy: boolean;
+}
+
+/** Dependencies of the platform routes and the runtime middleware. */
+export interface PlatformContext {
+  db: Kysely<DB>;
+  keys: ServiceKeys;
+  clock: () => Date;
+  logger: Logger;
+  settings: PlatformSettings;
+  keyStore: KeyStore;
+  limits: LimitGate;
+  meter: UsageMeter;
+}

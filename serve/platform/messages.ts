@@ -1,0 +1,69 @@
+/** The account emails. Plain text; links carry `token=<value>` as a query parameter. */
+import type { OutgoingEmail } from "../email/mailer.ts";
+
+function link(base: string, path: string, token: string): string {
+  const url = new URL(path, base.endsWith("/") ? base : `${base}/`);
+  url.searchParams.set("token", token);
+  return url.toString();
+}
+
+/** The verification email sent on registration and on resend. */
+export function verificationEmail(
+  to: string,
+  name: string,
+  base: string,
+  token: string,
+): OutgoingEmail {
+  return {
+    kind: "verify_email",
+    to,
+    subject: "Verify your email address",
+    text: [
+      `Hello ${name},`,
+      "",
+      "Confirm your email address to activate your Beta access:",
+      "",
+      link(base, "api/v1/platform/verify-email", token),
+      "",
+      "The link works once and expires in 24 hours. If you did not create an account,",
+      "ignore this email; nothing else will happen.",
+    ].join("\n"),
+  };
+}
+
+/** The one-time password reset email. */
+export function resetEmail(to: string, name: string, base: string, token: string): OutgoingEmail {
+  return {
+    kind: "reset_password",
+    to,
+    subject: "Reset your password",
+    text: [
+      `Hello ${name},`,
+      "",
+      "Someone asked to reset the password of your account. To choose a new one, open:",
+      "",
+      link(base, "reset-password", token),
+      "",
+      "or send the token in that link to POST /api/v1/platform/reset-password as",
+      '{"token": "<token>", "new_password": "<new password>"}.',
+      "",
+      "The link works once and expires in 1 hour. If you did not ask for this, ignore this",
+      "email; your password stays as it is.",
+    ].join("\n"),
+  };
+}
+
+/** The notice sent after a password change (OWASP ASVS 2.2.3). */
+export function passwordChangedEmail(to: string, name: string): OutgoingEmail {
+  return {
+    kind: "password_changed",
+    to,
+    subject: "Your password was changed",
+    text: [
+      `Hello ${name},`,
+      "",
+      "The password of your account was just changed, and every management session was",
+      "signed out. If this was not you, reset your password now and contact support.",
+    ].join("\n"),
+  };
+}
