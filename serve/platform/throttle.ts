@@ -54,7 +54,7 @@ export async function recordFailure(db: Kysely<DB>, subjects: Subject[], now: Da
         last_failure_at = ${now}
       RETURNING failures`.execute(db);
     const failures = result.rows[0].failures;
-    const over = failures - subject.free;
+    const over = failures - subject.free + 1; // the 5th failure locks: the 6th try waits
     const lockedUntil = over > 0
       ? new Date(now.getTime() + Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (over - 1)))
       : null;

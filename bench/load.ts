@@ -1,0 +1,140 @@
+/**
+ * HTTP load for the benchmarks: wrk when it is installed, else an in-project generator (N
+ * concurrent fetch loops over keep-alive connections). Both report the same figures.
+ */
+
+/** Latency percentiles of a sample, in milliseconds. */
+export interface LatencySummary {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** What one load run measured. */
+export interface LoadResult {
+  tool: string;
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Responses other than 2xx (wrk counts 3xx as fine too), plus socket errors. */
+  failures: number;
+}
+
+/** Options of one load run. */
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Mean, p50, p90, p99 and max of latencies in milliseconds (nearest-rank percentiles). */
+export function summarize(samples: ArrayLike<number>): LatencySummary {
+  const sorted = Float64Array.from(samples).sort();
+  let total = 0;
+  for (const v of sorted) total += v;
+  return {
+    count: sorted.length,
+    mean: total / sorted.length,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1],
+  };
+}
+
+/** Drives `url` from `connections` concurrent keep-alive fetch loops for `seconds`. */
+export async function fetchLoad(url: string, options: LoadOptions): Promise<LoadResult> {
+  // A private client, closed at the end, so no idle connection outlives the run.
+  const client = Deno.createHttpClient({ poolMaxIdlePerHost: options.connections });
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const deadline = started + options.seconds * 1000;
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      try {
+        const response = await fetch(url, { headers: options.headers, client });
+        await response.arrayBuffer();
+        if (response.status < 200 || response.status > 299) failures++;
+      } catch {
+        failures++;
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, loop));
+  const seconds = (performance.now() - started) / 1000;
+  client.close();
+  const summary = summarize(latencies);
+  return {
+    tool: `in-project fetch loops (bench/load.ts), ${options.connections} connections`,
+    requests: latencies.length,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: summary.p50,
+    p99: summary.p99,
+    failures,
+  };
+}
+
+/** Whether `wrk` is on PATH. */
+export async function hasWrk(): Promise<boolean> {
+  try {
+    // wrk exits 1 after printing its version; finding the binary is what counts.
+    await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+function wrkDuration(text: string, label: string): number {
+  const match = text.match(new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s|m)\\s*$`, "m"));
+  if (!match) throw new Error(`wrk output has no ${label} latency line`);
+  return Number(match[1]) * UNIT_MS[match[2]];
+}
+
+/** Reads requests, duration, req/s, p50, p99 and failures from `wrk --latency` output. */
+export function parseWrk(text: string): Omit<LoadResult, "tool"> {
+  const total = text.match(/(\d+) requests in ([\d.]+)(us|ms|s|m)/);
+  const rps = text.match(/Requests\/sec:\s+([\d.]+)/);
+  if (!total || !rps) throw new Error(`unexpected wrk output:\n${text}`);
+  const non2xx = Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
+  const errors = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
+  const socketErrors = errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  return {
+    requests: Number(total[1]),
+    seconds: (Number(total[2]) * UNIT_MS[total[3]]) / 1000,
+    rps: Number(rps[1]),
+    p50: wrkDuration(text, "50%"),
+    p99: wrkDuration(text, "99%"),
+    failures: non2xx + socketErrors,
+  };
+}
+
+/** Drives `url` with `wrk -t1 -c<connections> -d<seconds>s --latency`. */
+export async function wrkLoad(url: string, options: LoadOptions): Promise<LoadResult> {
+  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    args.push("-H", `${name}: ${value}`);
+  }
+  const output = await new Deno.Command("wrk", { args: [...args, url] }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  if (!output.success) {
+    throw new Error(`wrk failed: ${new TextDecoder().decode(output.stderr)}${text}`);
+  }
+  return { tool: `wrk -t1 -c${options.connections} -d${options.seconds}s`, ...parseWrk(text) };
+}
