@@ -20,6 +20,19 @@ const DESCRIPTION = [
   "(8-128 characters of `A-Z a-z 0-9 . _ : -`); otherwise one is generated.",
   "Caching: API responses are `Cache-Control: no-store` unless a route says otherwise; " +
   "this document and /docs may be cached for five minutes.",
+  "Authentication: runtime routes (occupation, market, workforce, grounding, GET /api/v1/health) " +
+  "take a runtime API key, `Authorization: Bearer oik_…` (scheme `runtimeKey`); account routes " +
+  "take a management token from POST /api/v1/platform/login (scheme `managementToken`, a JWT " +
+  "valid 15 minutes). Missing or invalid credentials are 401 with `WWW-Authenticate: Bearer`; " +
+  "the wrong kind of credential, an expired or revoked contract, or a missing entitlement is " +
+  "403. Vendor headers such as X-API-Key are not read. A revoked key stops working at once on " +
+  "the instance that revoked it and within 5 seconds everywhere.",
+  "Limits: each runtime request counts against its contract's requests per UTC minute, " +
+  "requests per UTC calendar month and concurrent requests. Every runtime response carries " +
+  '`RateLimit-Policy` (e.g. `"minute";q=60;w=60, "month";q=10000;w=2592000`) and ' +
+  '`RateLimit` (`"minute";r=<remaining>;t=<seconds to reset>, "month";r=…;t=…`). Over ' +
+  "a limit: 429 `rate_limited` with `limit` (rate, quota or concurrency) and `Retry-After`. " +
+  "GET /api/v1/platform/rate-limit-status reports the same counters.",
 ].join("\n\n");
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
