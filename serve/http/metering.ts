@@ -5,22 +5,12 @@
  * key's last-used time. A failed write keeps the records for the next attempt; close()
  * flushes what is left, so a graceful shutdown loses nothing.
  */
-import type { Kysely } from "kysely";
-import type { DB } from "../stores/schema.ts";
+import type { Kysely, Selectable } from "kysely";
+import type { DB, UsageRecordsTable } from "../stores/schema.ts";
 import type { Logger } from "./log.ts";
 
-/** One metered request. */
-export interface UsageRecord {
-  account_id: string;
-  key_id: string;
-  contract_id: string;
-  method: string;
-  route: string;
-  status: number;
-  duration_ms: number;
-  request_id: string;
-  occurred_at: Date;
-}
+/** One metered request: a usage_records row without its id. */
+export type UsageRecord = Omit<Selectable<UsageRecordsTable>, "id">;
 
 const BATCH = 500;
 /** Beyond this many unwritten records (a long database outage) the oldest are dropped. */

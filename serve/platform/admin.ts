@@ -14,6 +14,7 @@ import {
 } from "./contracts.ts";
 import { type Entitlement, ENTITLEMENTS, isEntitlement } from "./entitlements.ts";
 import { normalizeEmail } from "./email_address.ts";
+import { keyView, listKeys } from "./api_keys.ts";
 
 /** The limits an operator may set, with the bounds the configuration also enforces. */
 const LIMITS = {
@@ -161,18 +162,7 @@ export interface AccountRef {
 }
 
 /** Key metadata as `show` prints it; never the hash. */
-export interface KeyView {
-  key_id: number;
-  name: string;
-  prefix: string;
-  last_four: string;
-  status: "active" | "revoked";
-  contract_id: number;
-  entitlements: string[];
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export type KeyView = ReturnType<typeof keyView>;
 
 /** What a command did, as the JSON the CLI prints. */
 export type AdminResult =
@@ -304,34 +294,4 @@ async function changeEntitlement(
     keys_updated: keysUpdated,
     note,
   };
-}
-
-async function listKeys(trx: Transaction<DB>, accountId: string): Promise<KeyView[]> {
-  const rows = await trx.selectFrom("api_keys")
-    .select([
-      "id",
-      "name",
-      "prefix",
-      "last_four",
-      "status",
-      "contract_id",
-      "entitlements",
-      "created_at",
-      "last_used_at",
-      "revoked_at",
-    ])
-    .where("account_id", "=", accountId)
-    .orderBy("created_at", "desc").orderBy("id", "desc").execute();
-  return rows.map((k) => ({
-    key_id: Number(k.id),
-    name: k.name,
-    prefix: k.prefix,
-    last_four: k.last_four,
-    status: k.status,
-    contract_id: Number(k.contract_id),
-    entitlements: [...k.entitlements].sort(),
-    created_at: k.created_at.toISOString(),
-    last_used_at: k.last_used_at?.toISOString() ?? null,
-    revoked_at: k.revoked_at?.toISOString() ?? null,
-  }));
 }
