@@ -1,10 +1,12 @@
 /**
  * End to end: the real server process on a free port, started as a newcomer would (no
  * artifacts, embedded database), a second process refused on the same data directory, a
- * hot swap picked up from a new build, and a clean shutdown on SIGTERM.
+ * hot swap picked up from a new build, and a clean shutdown on SIGTERM; and a newcomer's first
+ * runtime call over HTTP, whose usage record SIGTERM writes before the process exits.
  */
 import assert from "node:assert/strict";
 import { buildFixture, FIXTURE_ONET, variantRelease, waitFor } from "./helpers.ts";
+import { openPglite } from "../serve/stores/postgres.ts";
 
 const MAIN = new URL("../serve/main.ts", import.meta.url).pathname;
 
@@ -84,6 +86,96 @@ Deno.test("serve: first run builds the sample artifact, serves, swaps, refuses a
     await server.done;
     assert.equal(exit.code, 0);
     assert.equal(server.lines.at(-1)?.msg, "stopped");
+  } finally {
+    try {
+      server.child.kill("SIGKILL");
+    } catch { /* already exited */ }
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("serve: register, verify from the .eml outbox, log in, create a key, call; SIGTERM keeps usage", async () => {
+  const root = await Deno.makeTempDir({ prefix: "test-e2e-" });
+  const outboxDir = `${root}/outbox`;
+  const env = {
+    DATA_DIR: `${root}/data`,
+    ARTIFACTS_DIR: `${root}/artifacts`,
+    MAIL_OUTBOX_DIR: outboxDir,
+    MAIL_POLL_MS: "100",
+    USAGE_FLUSH_MS: "60000", // only the shutdown flush can write the records
+  };
+  const server = startServer(env);
+  try {
+    await waitFor(() => server.lines.some((l) => l.msg === "listening"), 60_000);
+    const api = `${String(server.lines.find((l) => l.msg === "listening")!.url)}/api/v1`;
+    const post = async (path: string, body: unknown, bearer?: string) => {
+      const response = await fetch(`${api}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const account = { email: "ada@example.com", password: "violet-harbour-lantern-42" };
+    const registered = await post("/platform/register", {
+      ...account,
+      full_name: "Ada Lovelace",
+      company_name: "Engines Ltd",
+    });
+    assert.equal(registered.status, 200);
+
+    let eml = "";
+    await waitFor(async () => {
+      const entries = await Array.fromAsync(Deno.readDir(outboxDir)).catch(() => []);
+      for (const entry of entries) {
+        if (entry.name.endsWith(".eml")) {
+          eml = await Deno.readTextFile(`${outboxDir}/${entry.name}`);
+        }
+      }
+      return eml !== "";
+    }, 10_000);
+    assert.match(eml, /^To: ada@example\.com\r$/m);
+    const token = eml.match(/^Token: (\S+)\r$/m)![1];
+    const written = server.lines.filter((l) => l.msg === "email written to outbox");
+    assert.equal(written.length, 1);
+    assert.ok(!JSON.stringify(server.lines).includes(token), "no log line carries the token");
+
+    const verified = await fetch(`${api}/platform/verify-email?token=${token}`);
+    assert.equal((await verified.json()).status, "verified");
+    const login = await post("/platform/login", account);
+    assert.equal(login.status, 200);
+    const created = await post(
+      "/platform/api-keys/create",
+      { name: "first" },
+      login.body.access_token,
+    );
+    assert.equal(created.status, 200);
+    for (let i = 0; i < 3; i++) {
+      const call = await fetch(`${api}/health`, {
+        headers: { authorization: `Bearer ${created.body.key}` },
+      });
+      assert.equal(call.status, 200);
+      assert.match(call.headers.get("ratelimit") ?? "", /^"minute";r=\d+;t=\d+/);
+      await call.body?.cancel();
+    }
+
+    server.child.kill("SIGTERM");
+    assert.equal((await server.child.status).code, 0);
+    await server.done;
+    const database = await openPglite(env.DATA_DIR);
+    try {
+      const rows = await database.db.selectFrom("usage_records").select(["route", "status"])
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.route, r.status]),
+        Array(3).fill(["/api/v1/health", 200]),
+      );
+    } finally {
+      await database.close();
+    }
   } finally {
     try {
       server.child.kill("SIGKILL");
