@@ -12,7 +12,7 @@
  * Concurrency: each instance leases slots in `concurrency_leases`, under a row lock on the
  * contract, only while the slots across live leases stay within the limit. Leases are renewed
  * every 10 s and expire after 30 s, so a crashed instance's slots come back by themselves;
- * idle slots are handed back after one second.
+ * slots left unused for a whole second are handed back (so within two seconds of going idle).
  */
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../stores/schema.ts";
@@ -57,7 +57,11 @@ interface Allowance {
   used: number;
   lease: number;
   lastClaimAt: number;
-  exhausted: boolean;
+  /**
+   * The limit at which the counter was found full in this window. Counters only grow within
+   * a window, so until the limit changes further requests are refused without a database trip.
+   */
+  exhaustedAt: number | null;
 }
 
 interface ContractState {
@@ -68,6 +72,8 @@ interface ContractState {
   active: number;
   leasing: Promise<boolean> | null;
   shrinkTimer: ReturnType<typeof setTimeout> | null;
+  /** Most slots in use since the last shrink check. */
+  peak: number;
 }
 
 const LEASE_TTL_MS = 30_000;
@@ -94,7 +100,7 @@ function maxLease(limit: number): number {
 }
 
 function freshAllowance(windowStart: number): Allowance {
-  return { windowStart, left: 0, used: 0, lease: 1, lastClaimAt: 0, exhausted: false };
+  return { windowStart, left: 0, used: 0, lease: 1, lastClaimAt: 0, exhaustedAt: null };
 }
 
 /** Enforces rate, quota and concurrency limits for runtime requests. */
@@ -120,6 +126,7 @@ export class LimitGate {
         active: 0,
         leasing: null,
         shrinkTimer: null,
+        peak: 0,
       };
       this.#state.set(id, state);
     }
@@ -227,6 +234,8 @@ export class LimitGate {
       }
       const needMinute = state.minute.left === 0;
       const needMonth = state.month.left === 0;
+      if (needMinute && state.minute.exhaustedAt === contract.rate_per_minute) return "rate";
+      if (needMonth && state.month.exhaustedAt === contract.monthly_quota) return "quota";
       state.claiming = this.#claim(contract, state, needMinute, needMonth)
         .finally(() => state.claiming = null);
       await state.claiming;
@@ -298,7 +307,7 @@ export class LimitGate {
     const row = result.rows[0];
     if (!row) {
       allowance.used = Math.max(allowance.used, limit);
-      allowance.exhausted = true;
+      allowance.exhaustedAt = limit;
       return;
     }
     allowance.left += Number(row.last_grant);
@@ -309,6 +318,7 @@ export class LimitGate {
     for (;;) {
       if (state.active < state.slots) {
         state.active++;
+        state.peak = Math.max(state.peak, state.active);
         return true;
       }
       if (state.leasing) {
@@ -352,20 +362,24 @@ export class LimitGate {
 
   #releaseSlot(contractId: string, state: ContractState): void {
     state.active = Math.max(0, state.active - 1);
+    this.#scheduleShrink(contractId, state);
+  }
+
+  /** Hands back slots not needed during the last second (steady load keeps its slots). */
+  #scheduleShrink(contractId: string, state: ContractState): void {
     if (state.shrinkTimer !== null || state.active >= state.slots) return;
     state.shrinkTimer = setTimeout(() => {
       state.shrinkTimer = null;
-      void this.#shrink(contractId, state);
+      const keep = Math.max(state.peak, state.active);
+      state.peak = state.active;
+      if (!state.leasing && keep < state.slots) {
+        state.slots = keep; // locally first, so no request uses a slot being handed back
+        void this.db.updateTable("concurrency_leases").set({ slots: keep })
+          .where("contract_id", "=", contractId).where("instance_id", "=", this.instanceId)
+          .execute().catch(() => {}); // the lease expires by itself if this fails
+      }
+      this.#scheduleShrink(contractId, state);
     }, SHRINK_AFTER_MS);
-  }
-
-  async #shrink(contractId: string, state: ContractState): Promise<void> {
-    if (state.leasing || state.active >= state.slots) return;
-    const keep = state.active;
-    state.slots = keep; // hand back locally first, so no request uses a slot being returned
-    await this.db.updateTable("concurrency_leases").set({ slots: keep })
-      .where("contract_id", "=", contractId).where("instance_id", "=", this.instanceId)
-      .execute().catch(() => {}); // the lease expires by itself if this fails
   }
 
   #startHeartbeat(): void {
