@@ -1,0 +1,618 @@
+/**
+ * Runtime limits, metering and restarts across instances: the per-minute rate and the monthly
+ * quota shared by several apps over one database (a real server when TEST_DATABASE_URL is set,
+ * PGlite otherwise), concurrency slots leased between LimitGates, and usage records and emails
+ * that survive a restart. Time is an injected clock, so no window rolls mid-test.
+ */
+import assert from "node:assert/strict";
+import type { Kysely } from "kysely";
+import {
+  pgliteTestDatabase,
+  serverTestDatabase,
+  TEST_DATABASE_URL,
+  testApp,
+  testClock,
+  type TestDatabase,
+  testDatabase,
+  tokenFromEmail,
+  waitFor,
+} from "./helpers.ts";
+import { call, loginToken, PASSWORD, registerVerified, signUp, type TestApp } from "./platform.ts";
+import { listNames, withTempDir } from "./fs.ts";
+import { type Admission, type ContractLimits, LimitGate } from "../serve/http/limits.ts";
+import { closePlatform } from "../serve/platform/mod.ts";
+import { fileTransport } from "../serve/email/mailer.ts";
+import { OutboxSender } from "../serve/email/outbox.ts";
+import { memoryLogger } from "../serve/http/log.ts";
+import type { DB } from "../serve/stores/schema.ts";
+
+type Clock = ReturnType<typeof testClock>;
+
+const HEALTH = "/api/v1/health";
+const STATUS = "/api/v1/platform/rate-limit-status";
+const MINUTE = 60_000;
+/** testClock() starts at 2026-11-21T12:00:00Z: the month ends 9.5 days later. */
+const START = new Date("2026-11-21T12:00:00.000Z");
+const NEXT_MONTH = new Date("2026-12-01T00:00:00.000Z");
+const SECONDS_TO_MONTH_END = (NEXT_MONTH.getTime() - START.getTime()) / 1000; // 820800
+const NOVEMBER_SECONDS = 30 * 86_400;
+
+/** Where the instances of a scenario run: how many apps, over which database. */
+interface Setup {
+  label: string;
+  instances: string[];
+  server: boolean;
+}
+
+const SETUPS: Setup[] = [
+  { label: "two instances on one Postgres server", instances: ["a", "b"], server: true },
+  { label: "one instance on PGlite", instances: ["a"], server: false },
+  { label: "two instances sharing one PGlite", instances: ["a", "b"], server: false },
+];
+
+/** Runs fn with one app per instance id, all over one fresh database and one clock. */
+async function withInstances(
+  setup: Setup,
+  env: Record<string, string>,
+  fn: (apps: TestApp[], clock: Clock) => Promise<void>,
+): Promise<void> {
+  const shared: TestDatabase = setup.server
+    ? await serverTestDatabase()
+    : await pgliteTestDatabase();
+  const clock = testClock();
+  const apps: TestApp[] = [];
+  try {
+    for (const instanceId of setup.instances) {
+      apps.push(
+        await testApp({
+          build: false,
+          database: shared.database,
+          env,
+          clock: clock.now,
+          instanceId,
+        }),
+      );
+    }
+    await fn(apps, clock);
+  } finally {
+    for (const app of apps) await app.cleanup();
+    await shared.cleanup();
+  }
+}
+
+/** n health calls at once with one key, spread round-robin over the apps. */
+function burst(apps: TestApp[], key: string, n: number) {
+  return Promise.all(
+    Array.from(
+      { length: n },
+      (_, i) => call(apps[i % apps.length], "GET", HEALTH, { bearer: key }),
+    ),
+  );
+}
+
+/** n health calls one after another with one key, taking the apps in turn. */
+async function inTurn(apps: TestApp[], key: string, n: number) {
+  const responses = [];
+  for (let i = 0; i < n; i++) {
+    responses.push(await call(apps[i % apps.length], "GET", HEALTH, { bearer: key }));
+  }
+  return responses;
+}
+
+function repeat<T>(value: T, n: number): T[] {
+  return Array.from({ length: n }, () => value);
+}
+
+/** The `r=` of one window in a RateLimit header. */
+function remaining(response: { headers: Headers }, window: "minute" | "month"): number {
+  const header = response.headers.get("ratelimit") ?? "";
+  const match = header.match(new RegExp(`"${window}";r=(\\d+);t=\\d+`));
+  assert.ok(match, `RateLimit header names the ${window} window: ${header}`);
+  return Number(match[1]);
+}
+
+function statuses(responses: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+}
+
+/** The only contract in the database, as the gate takes it. */
+async function onlyContract(db: Kysely<DB>): Promise<ContractLimits> {
+  const rows = await db.selectFrom("contracts")
+    .select(["id", "rate_per_minute", "monthly_quota", "concurrency"]).execute();
+  assert.equal(rows.length, 1, "one contract");
+  return rows[0];
+}
+
+type Window = { limit: number; used: number; remaining: number; resets_at: string };
+
+async function limitStatus(t: TestApp, token: string) {
+  const response = await call(t, "GET", STATUS, { bearer: token });
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  return response.body as unknown as {
+    rate: Window & { window_start: string };
+    quota: Window & { window_start: string };
+    concurrency: { limit: number; in_use: number };
+  };
+}
+
+for (const setup of SETUPS) {
+  Deno.test({
+    name: `rate limit: ${setup.label} admit exactly the per-minute limit, then the next minute`,
+    ignore: setup.server && !TEST_DATABASE_URL,
+    fn: () =>
+      withInstances(
+        setup,
+        { BETA_RATE_PER_MINUTE: "10", BETA_CONCURRENCY: "100" },
+        async (apps, clock) => {
+          const { key, token } = await signUp(apps[0]);
+          // In turn over the instances: the shared counter decides, request by request.
+          const first = await inTurn(apps, key, 30);
+          assert.deepEqual(first.map((r) => r.status), [...repeat(200, 10), ...repeat(429, 20)]);
+          assert.deepEqual(
+            first.slice(0, 10).map((r) => remaining(r, "minute")),
+            [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+          );
+          for (const refused of first.slice(10)) {
+            assert.equal(refused.headers.get("content-type"), "application/problem+json");
+            assert.equal(refused.body.code, "rate_limited");
+            assert.equal(refused.body.limit, "rate");
+            assert.match(refused.body.detail as string, /requests-per-minute limit/);
+            assert.equal(refused.headers.get("retry-after"), "60");
+            assert.equal(
+              refused.headers.get("ratelimit-policy"),
+              `"minute";q=10;w=60, "month";q=10000;w=${NOVEMBER_SECONDS}`,
+            );
+            assert.match(
+              refused.headers.get("ratelimit")!,
+              new RegExp(`^"minute";r=0;t=60, "month";r=\\d+;t=${SECONDS_TO_MONTH_END}$`),
+            );
+          }
+          for (const app of apps) {
+            const status = await limitStatus(app, token);
+            assert.deepEqual(status.rate, {
+              limit: 10,
+              used: 10,
+              remaining: 0,
+              window_start: START.toISOString(),
+              resets_at: new Date(START.getTime() + MINUTE).toISOString(),
+            });
+            assert.ok(status.quota.used >= 10 && status.quota.used <= 10_000);
+          }
+
+          clock.advance(MINUTE);
+          // All at once: still exactly the limit in the new minute.
+          const second = await burst(apps, key, 30);
+          assert.deepEqual(statuses(second), { 200: 10, 429: 20 }, "a fresh minute");
+          for (const refused of second.filter((r) => r.status === 429)) {
+            assert.equal(refused.body.limit, "rate");
+            assert.equal(refused.headers.get("retry-after"), "60");
+          }
+          const status = await limitStatus(apps.at(-1)!, token);
+          assert.equal(status.rate.window_start, new Date(START.getTime() + MINUTE).toISOString());
+          assert.equal(status.rate.used, 10);
+          assert.equal(status.rate.remaining, 0);
+        },
+      ),
+  });
+
+  Deno.test({
+    name: `monthly quota: ${setup.label} admit exactly the quota until the month ends`,
+    ignore: setup.server && !TEST_DATABASE_URL,
+    fn: () =>
+      withInstances(
+        setup,
+        { BETA_MONTHLY_QUOTA: "7", BETA_RATE_PER_MINUTE: "1000", BETA_CONCURRENCY: "100" },
+        async (apps, clock) => {
+          const { key, token } = await signUp(apps[0]);
+          const first = await inTurn(apps, key, 12);
+          assert.deepEqual(first.map((r) => r.status), [...repeat(200, 7), ...repeat(429, 5)]);
+          assert.deepEqual(first.slice(0, 7).map((r) => remaining(r, "month")), [
+            6,
+            5,
+            4,
+            3,
+            2,
+            1,
+            0,
+          ]);
+          for (const refused of first.slice(7)) {
+            assert.equal(refused.body.code, "rate_limited");
+            assert.equal(refused.body.limit, "quota");
+            assert.match(refused.body.detail as string, /monthly request quota/);
+            assert.equal(refused.headers.get("retry-after"), String(SECONDS_TO_MONTH_END));
+            assert.match(
+              refused.headers.get("ratelimit")!,
+              new RegExp(`, "month";r=0;t=${SECONDS_TO_MONTH_END}$`),
+            );
+            assert.equal(
+              refused.headers.get("ratelimit-policy"),
+              `"minute";q=1000;w=60, "month";q=7;w=${NOVEMBER_SECONDS}`,
+            );
+          }
+          const status = await limitStatus(apps[0], token);
+          assert.deepEqual(status.quota, {
+            limit: 7,
+            used: 7,
+            remaining: 0,
+            window_start: "2026-11-01T00:00:00.000Z",
+            resets_at: NEXT_MONTH.toISOString(),
+          });
+
+          clock.advance(MINUTE); // a new minute is not a new month
+          const nextMinute = await inTurn(apps, key, 4);
+          assert.deepEqual(nextMinute.map((r) => r.body.limit), repeat("quota", 4));
+
+          clock.advance(NEXT_MONTH.getTime() - START.getTime() - MINUTE);
+          // All at once: still exactly the quota in the new month.
+          const december = await burst(apps, key, 20);
+          assert.deepEqual(statuses(december), { 200: 7, 429: 13 }, "a fresh month");
+          for (const refused of december.filter((r) => r.status === 429)) {
+            assert.equal(refused.body.limit, "quota");
+            assert.equal(refused.headers.get("retry-after"), String(31 * 86_400));
+          }
+          // Ten days on, the first management token has expired: log in again.
+          const later = await limitStatus(apps.at(-1)!, await loginToken(apps[0]));
+          assert.equal(later.quota.window_start, NEXT_MONTH.toISOString());
+          assert.equal(later.quota.used, 7);
+          assert.equal(later.quota.remaining, 0);
+          assert.equal(later.quota.resets_at, "2027-01-01T00:00:00.000Z");
+        },
+      ),
+  });
+}
+
+Deno.test("concurrency: the app's gate holds two slots, the third request is refused", async () => {
+  const clock = testClock();
+  const t = await testApp({ build: false, clock: clock.now, env: { BETA_CONCURRENCY: "2" } });
+  try {
+    const { key, token } = await signUp(t);
+    const contract = await onlyContract(t.database.db);
+    assert.equal(contract.concurrency, 2);
+    const first = await t.platform.limits.admit(contract);
+    const second = await t.platform.limits.admit(contract);
+    assert.ok(first.ok && second.ok);
+    const third = await t.platform.limits.admit(contract);
+    assert.ok(!third.ok);
+    assert.equal(third.reason, "concurrency");
+    assert.equal(third.retryAfterSeconds, 1);
+    assert.deepEqual((await limitStatus(t, token)).concurrency, { limit: 2, in_use: 2 });
+
+    // The HTTP path goes through the same gate: a third request in flight is 429.
+    const refused = await call(t, "GET", HEALTH, { bearer: key });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.limit, "concurrency");
+    assert.match(refused.body.detail as string, /concurrent requests/);
+    assert.equal(refused.headers.get("retry-after"), "1");
+
+    first.release();
+    const fourth = await t.platform.limits.admit(contract);
+    assert.ok(fourth.ok, "a released slot is reused");
+    second.release();
+    fourth.release();
+    assert.equal((await call(t, "GET", HEALTH, { bearer: key })).status, 200);
+  } finally {
+    await t.cleanup();
+  }
+});
+
+/** A migrated database holding one account with a Beta contract, and two gates over it. */
+async function withTwoGates(
+  env: Record<string, string>,
+  fn: (
+    gates: { a: LimitGate; b: LimitGate },
+    contract: ContractLimits,
+    t: TestApp,
+    clock: Clock,
+  ) => Promise<void>,
+): Promise<void> {
+  const clock = testClock();
+  const t = await testApp({ build: false, clock: clock.now, env });
+  const a = new LimitGate(t.database.db, "gate-a", clock.now);
+  const b = new LimitGate(t.database.db, "gate-b", clock.now);
+  try {
+    await registerVerified(t);
+    await fn({ a, b }, await onlyContract(t.database.db), t, clock);
+  } finally {
+    await a.close();
+    await b.close();
+    await t.cleanup();
+  }
+}
+
+Deno.test("concurrency: slots one instance holds block the other until handed back", () =>
+  withTwoGates({ BETA_CONCURRENCY: "2" }, async ({ a, b }, contract) => {
+    const held = [await a.admit(contract), await a.admit(contract)];
+    assert.ok(held.every((h) => h.ok));
+    const refused = await b.admit(contract);
+    assert.ok(!refused.ok);
+    assert.equal(refused.reason, "concurrency");
+    assert.equal((await b.status(contract)).concurrency.in_use, 2, "B sees A's slots");
+
+    for (const h of held) if (h.ok) h.release();
+    // Idle slots go back to the database about a second after the last release.
+    const admitted: Admission[] = [];
+    await waitFor(async () => {
+      const attempt = await b.admit(contract);
+      if (attempt.ok) admitted.push(attempt);
+      return attempt.ok;
+    }, 5000);
+    admitted.push(await b.admit(contract));
+    assert.ok(admitted.every((h) => h.ok), "both slots are free for B");
+    assert.ok(!(await a.admit(contract)).ok, "now A is the one refused");
+    for (const h of admitted) if (h.ok) h.release();
+  }));
+
+Deno.test("concurrency: close() hands an instance's slots back at once", () =>
+  withTwoGates({ BETA_CONCURRENCY: "2" }, async ({ a, b }, contract, t) => {
+    assert.ok((await a.admit(contract)).ok);
+    assert.ok((await a.admit(contract)).ok);
+    assert.ok(!(await b.admit(contract)).ok);
+    await a.close(); // a shutdown with requests still in flight
+    const rows = await t.database.db.selectFrom("concurrency_leases").selectAll()
+      .where("instance_id", "=", "gate-a").execute();
+    assert.deepEqual(rows, []);
+    const first = await b.admit(contract);
+    const second = await b.admit(contract);
+    assert.ok(first.ok && second.ok);
+    first.release();
+    second.release();
+  }));
+
+Deno.test("concurrency: a crashed instance's lease blocks until it expires, then not at all", () =>
+  withTwoGates({ BETA_CONCURRENCY: "2" }, async ({ a }, contract, t, clock) => {
+    const crashed = (expires: Date) =>
+      t.database.db.insertInto("concurrency_leases").values({
+        contract_id: contract.id,
+        instance_id: "crashed",
+        slots: 2,
+        expires_at: expires,
+      }).onConflict((oc) =>
+        oc.columns(["contract_id", "instance_id"]).doUpdateSet({ expires_at: expires })
+      ).execute();
+
+    // Still live (it would have been renewed 10 s ago): its slots count.
+    await crashed(new Date(clock.now().getTime() + 20_000));
+    const blocked = await a.admit(contract);
+    assert.ok(!blocked.ok);
+    assert.equal(blocked.reason, "concurrency");
+
+    clock.advance(20_001); // the lease ran out: nobody renewed it
+    const first = await a.admit(contract);
+    const second = await a.admit(contract);
+    assert.ok(first.ok && second.ok, "an expired lease does not hold slots");
+    assert.ok(!(await a.admit(contract)).ok, "the limit still holds");
+    first.release();
+    second.release();
+
+    // A lease that had already expired before this instance ever looked.
+    await a.close();
+    await crashed(new Date(clock.now().getTime() - 1000));
+    const fresh = new LimitGate(t.database.db, "gate-c", clock.now);
+    try {
+      const one = await fresh.admit(contract);
+      const two = await fresh.admit(contract);
+      assert.ok(one.ok && two.ok);
+      one.release();
+      two.release();
+    } finally {
+      await fresh.close();
+    }
+  }));
+
+Deno.test({
+  // A request whose claim was won but spent by others before it resumed claims again; only
+  // a full counter refuses. (Regression: such requests used to be refused early.)
+  name: "rate limit: a burst of exactly the limit on a fresh instance is admitted in full",
+  fn: async () => {
+    const clock = testClock();
+    const env = { BETA_RATE_PER_MINUTE: "10", BETA_CONCURRENCY: "100" };
+    const t = await testApp({ build: false, clock: clock.now, env });
+    try {
+      await registerVerified(t);
+      const contract = await onlyContract(t.database.db);
+      const spurious: string[] = [];
+      for (let round = 0; round < 20; round++) {
+        clock.advance(MINUTE); // a fresh window, and a fresh instance to lease slots
+        const gate = new LimitGate(t.database.db, `burst-${round}`, clock.now);
+        try {
+          const results = await Promise.all(repeat(contract, 10).map((c) => gate.admit(c)));
+          for (const r of results) {
+            if (r.ok) r.release();
+            else spurious.push(`round ${round}: ${r.reason} with ${r.minute.used}/10 used`);
+          }
+        } finally {
+          await gate.close();
+        }
+      }
+      assert.deepEqual(spurious, []);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+/** Runs fn with a fresh database (the server when TEST_DATABASE_URL is set) and one clock. */
+async function withSharedDatabase(
+  fn: (shared: TestDatabase, clock: Clock) => Promise<void>,
+): Promise<void> {
+  const shared = await testDatabase();
+  try {
+    await fn(shared, testClock());
+  } finally {
+    await shared.cleanup();
+  }
+}
+
+function countUsage(db: Kysely<DB>): Promise<number> {
+  return db.selectFrom("usage_records").select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow().then((row) => Number(row.n));
+}
+
+Deno.test("metering: records still buffered at shutdown are written, and a new instance sees them", () =>
+  withSharedDatabase(async (shared, clock) => {
+    const env = { USAGE_FLUSH_MS: "60000" }; // the timer never fires during the test
+    const opts = { build: false, database: shared.database, env, clock: clock.now };
+    const N = 6;
+    let token: string;
+    const a = await testApp({ ...opts, instanceId: "a" });
+    try {
+      const signed = await signUp(a);
+      token = signed.token;
+      for (let i = 0; i < N; i++) {
+        assert.equal((await call(a, "GET", HEALTH, { bearer: signed.key })).status, 200);
+      }
+      assert.equal(a.platform.meter.pending, N);
+      assert.equal(await countUsage(shared.database.db), 0, "nothing written before shutdown");
+      await closePlatform(a.platform);
+      assert.equal(await countUsage(shared.database.db), N, "close() flushed every record");
+      assert.equal(a.platform.meter.pending, 0);
+    } finally {
+      await a.cleanup();
+    }
+
+    const b = await testApp({ ...opts, instanceId: "b" });
+    try {
+      const daily = await call(b, "GET", "/api/v1/platform/usage/daily", { bearer: token });
+      assert.equal(daily.status, 200, JSON.stringify(daily.body));
+      assert.equal(daily.body.total_requests, N);
+      const groups = daily.body.by_route as unknown as Record<string, unknown>[];
+      assert.deepEqual(
+        groups.map(({ method, route, status, requests }) => ({ method, route, status, requests })),
+        [{ method: "GET", route: HEALTH, status: 200, requests: N }],
+      );
+    } finally {
+      await b.cleanup();
+    }
+  }));
+
+/** Quoted-printable body text back to a string (soft breaks joined, =XX decoded). */
+function decodeQuotedPrintable(text: string): string {
+  const joined = text.replaceAll("=\r\n", "");
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i++) {
+    if (joined[i] === "=" && /^[0-9A-F]{2}$/i.test(joined.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(joined.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(joined.charCodeAt(i));
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+Deno.test("outbox: an email queued before a restart is delivered by the next instance", () =>
+  withSharedDatabase(async (shared, clock) => {
+    const opts = { build: false, database: shared.database, clock: clock.now };
+    const a = await testApp({ ...opts, instanceId: "a" });
+    try {
+      const registered = await call(a, "POST", "/api/v1/platform/register", {
+        body: {
+          email: "ada@example.com",
+          password: PASSWORD,
+          full_name: "Ada Lovelace",
+          company_name: "Engines Ltd",
+        },
+      });
+      assert.equal(registered.status, 200);
+    } finally {
+      await a.cleanup(); // instance A stops; no sender ever ran
+    }
+    const queued = await shared.database.db.selectFrom("email_outbox").selectAll().execute();
+    assert.equal(queued.length, 1);
+    assert.equal(queued[0].sent_at, null);
+
+    const b = await testApp({ ...opts, instanceId: "b" });
+    const logger = memoryLogger();
+    try {
+      await withTempDir("test-limits-eml-", async (dir) => {
+        const transport = fileTransport(dir, logger);
+        const sender = new OutboxSender({
+          db: b.database.db,
+          transport,
+          outboxKey: b.platform.keys.outboxKey,
+          from: "Occupation API <noreply@platform.example>",
+          logger,
+          clock: clock.now,
+        });
+        try {
+          assert.deepEqual(await sender.deliverDue(), { sent: 1, failed: 0 });
+          assert.deepEqual(await sender.deliverDue(), { sent: 0, failed: 0 }, "sent once only");
+        } finally {
+          await sender.stop();
+          await transport.close();
+        }
+        const names = await listNames(dir);
+        assert.equal(names.length, 1);
+        assert.match(names[0], /-verify_email-[0-9a-f]{8}\.eml$/);
+        const raw = await Deno.readTextFile(`${dir}/${names[0]}`);
+        assert.match(raw, /^To: ada@example\.com\r$/m);
+        const body = decodeQuotedPrintable(raw.slice(raw.indexOf("\r\n\r\n") + 4));
+        assert.match(body, /https:\/\/api\.example\.test\/api\/v1\/platform\/verify-email\?token=/);
+        const verified = await call(
+          b,
+          "GET",
+          `/api/v1/platform/verify-email?token=${encodeURIComponent(tokenFromEmail(body))}`,
+        );
+        assert.equal(verified.body.status, "verified", "the link works on the new instance");
+      });
+      const sent = await b.database.db.selectFrom("email_outbox").selectAll().execute();
+      assert.equal(sent.length, 1);
+      assert.notEqual(sent[0].sent_at, null);
+      assert.equal(sent[0].body_encrypted, null);
+    } finally {
+      await b.cleanup();
+    }
+  }));
+
+Deno.test("metering: route template, method, status (200 and 429), key and contract", async () => {
+  const clock = testClock();
+  const t = await testApp({
+    build: false,
+    clock: clock.now,
+    env: { BETA_RATE_PER_MINUTE: "2", USAGE_FLUSH_MS: "60000" },
+  });
+  try {
+    const { key, keyId } = await signUp(t);
+    const responses = [];
+    for (let i = 0; i < 3; i++) responses.push(await call(t, "GET", HEALTH, { bearer: key }));
+    assert.deepEqual(responses.map((r) => r.status), [200, 200, 429]);
+    // Not metered: there is no key to charge it to.
+    assert.equal((await call(t, "GET", HEALTH)).status, 401);
+    await t.platform.meter.flush();
+
+    const contract = await onlyContract(t.database.db);
+    const account = await t.database.db.selectFrom("accounts").select("id")
+      .executeTakeFirstOrThrow();
+    const rows = await t.database.db.selectFrom("usage_records").selectAll().orderBy("id")
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => ({
+        // BIGINT ids: strings from pg, numbers from PGlite.
+        account_id: String(r.account_id),
+        key_id: String(r.key_id),
+        contract_id: String(r.contract_id),
+        method: r.method,
+        route: r.route,
+        status: r.status,
+        request_id: r.request_id,
+        occurred_at: r.occurred_at.toISOString(),
+      })),
+      responses.map((r) => ({
+        account_id: String(account.id),
+        key_id: String(keyId),
+        contract_id: String(contract.id),
+        method: "GET",
+        route: HEALTH,
+        status: r.status,
+        request_id: r.headers.get("x-request-id"),
+        occurred_at: START.toISOString(),
+      })),
+    );
+    for (const row of rows) assert.ok(row.duration_ms >= 0);
+    const key_row = await t.database.db.selectFrom("api_keys").select("last_used_at")
+      .executeTakeFirstOrThrow();
+    assert.equal(key_row.last_used_at?.toISOString(), START.toISOString());
+  } finally {
+    await t.cleanup();
+  }
+});
