@@ -1,6 +1,7 @@
 /**
- * HTTP load for the benchmarks: wrk when it is installed, else an in-project generator (N
- * concurrent fetch loops over keep-alive connections). Both report the same figures.
+ * Load tests of a server process: start it, wait until ready, drive it with wrk when that is
+ * installed or else an in-project generator (N concurrent fetch loops over keep-alive
+ * connections; both report the same figures), read its memory, stop it.
  */
 
 /** Latency percentiles of a sample, in milliseconds. */
@@ -136,5 +137,74 @@ export async function wrkLoad(url: string, options: LoadOptions): Promise<LoadRe
   if (!output.success) {
     throw new Error(`wrk failed: ${new TextDecoder().decode(output.stderr)}${text}`);
   }
-  return { tool: `wrk -t1 -c${options.connections} -d${options.seconds}s`, ...parseWrk(text) };
+  return {
+    tool: `wrk -t1 -c${options.connections} -d${options.seconds}s --latency`,
+    ...parseWrk(text),
+  };
+}
+
+/** A server under test as a child process, its output kept for error messages. */
+export interface ServerProcess {
+  child: Deno.ChildProcess;
+  output: string[];
+  done: Promise<unknown>;
+}
+
+/** Starts `deno <args>` in cwd with env added to this process's environment. */
+export function startProcess(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): ServerProcess {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output: string[] = [];
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) output.push(chunk);
+  };
+  return { child, output, done: Promise.all([pump(child.stdout), pump(child.stderr)]) };
+}
+
+/** Polls `<base>/health/ready` until it answers 200; throws if the process exits first. */
+export async function waitReady(server: ServerProcess, base: string, timeoutMs = 120_000) {
+  let exited = false;
+  server.child.status.then(() => exited = true);
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !exited) {
+    const ok = await fetch(`${base}/health/ready`).then(async (r) => (await r.body?.cancel(), r.ok))
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (exited) await server.done;
+  const why = exited ? `exited with code ${(await server.child.status).code}` : "not ready in time";
+  throw new Error(`server ${why}:\n${server.output.join("")}`);
+}
+
+/** Sends SIGTERM and returns the exit code once the process has gone. */
+export async function stopServer(server: ServerProcess): Promise<number> {
+  server.child.kill("SIGTERM");
+  const { code } = await server.child.status;
+  await server.done;
+  return code;
+}
+
+/** A loopback port free at the time of asking. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  listener.close();
+  return port;
+}
+
+/** Peak (VmHWM) and current (VmRSS) resident memory of a process, in kB. */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const field = (name: string) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+)`, "m"))![1]);
+  return { rss: field("VmRSS"), peak: field("VmHWM") };
 }

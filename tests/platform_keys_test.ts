@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { testApp, testClock } from "./helpers.ts";
 import { call, signUp, type TestApp } from "./platform.ts";
 import { isWellFormedKey } from "../serve/platform/keys.ts";
-import { requireEntitlement } from "../serve/http/auth.ts";
+import { hashKey, KeyStore, requireEntitlement } from "../serve/http/auth.ts";
 import { runtimeMiddleware } from "../serve/platform/mod.ts";
 
 async function withApp(
@@ -349,3 +349,36 @@ Deno.test("openapi documents every platform route with its security scheme", () 
       assert.deepEqual(op.security ?? null, scheme ? [{ [scheme]: [] }] : null, path);
     }
   }));
+
+Deno.test("key cache: concurrent misses share one read; a revocation during a read is not cached", async () => {
+  const t = await testApp({ build: false });
+  try {
+    const { key } = await signUp(t);
+    const store = new KeyStore(t.database.db, 60_000);
+    let reads = 0;
+    const db = t.database.db;
+    const selectFrom = db.selectFrom.bind(db);
+    Object.assign(db, {
+      selectFrom: (...args: Parameters<typeof selectFrom>) => (reads++, selectFrom(...args)),
+    });
+    const shared = new KeyStore(db, 60_000);
+    const records = await Promise.all(
+      Array.from({ length: 20 }, () => shared.lookup(hashKey(key))),
+    );
+    assert.equal(reads, 1);
+    assert.ok(records.every((r) => r?.status === "active"));
+    Object.assign(db, { selectFrom });
+
+    const reading = store.lookup(hashKey(key)); // starts a read of the still-active key
+    store.invalidate(hashKey(key)); // the key is revoked meanwhile
+    assert.equal((await reading)?.status, "active");
+    await t.database.db.updateTable("api_keys").set({ status: "revoked" }).execute();
+    assert.equal(
+      (await store.lookup(hashKey(key)))?.status,
+      "revoked",
+      "the stale read was not cached",
+    );
+  } finally {
+    await t.cleanup();
+  }
+});

@@ -43,6 +43,8 @@ export function hashKey(raw: string): string {
 /** Looks runtime keys up by hash, with a short cache. */
 export class KeyStore {
   #cache = new Map<string, { record: KeyRecord | null; at: number }>();
+  #loading = new Map<string, Promise<KeyRecord | null>>();
+  #epoch = 0;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -51,10 +53,22 @@ export class KeyStore {
   ) {}
 
   /** The key with this hash (active or revoked), or null when there is none. */
-  async lookup(keyHash: string): Promise<KeyRecord | null> {
+  lookup(keyHash: string): Promise<KeyRecord | null> {
     const now = this.clock().getTime();
     const hit = this.#cache.get(keyHash);
-    if (hit && now - hit.at < this.ttlMs) return hit.record;
+    if (hit && now - hit.at < this.ttlMs) return Promise.resolve(hit.record);
+    // Requests in flight when an entry expires share one database read.
+    const shared = this.#loading.get(keyHash);
+    if (shared) return shared;
+    const pending: Promise<KeyRecord | null> = this.#load(keyHash, now).finally(() => {
+      if (this.#loading.get(keyHash) === pending) this.#loading.delete(keyHash);
+    });
+    this.#loading.set(keyHash, pending);
+    return pending;
+  }
+
+  async #load(keyHash: string, now: number): Promise<KeyRecord | null> {
+    const epoch = this.#epoch;
     const row = await this.db.selectFrom("api_keys as k")
       .innerJoin("contracts as c", "c.id", "k.contract_id")
       .select([
@@ -90,7 +104,8 @@ export class KeyStore {
         },
       }
       : null;
-    if (this.ttlMs > 0) {
+    // A revocation while this read was running may not be in what it read: don't cache it.
+    if (this.ttlMs > 0 && epoch === this.#epoch) {
       if (this.#cache.size >= MAX_CACHED) {
         this.#cache.delete(this.#cache.keys().next().value!);
       }
@@ -101,7 +116,9 @@ export class KeyStore {
 
   /** Drops a key from this instance's cache (after revocation). */
   invalidate(keyHash: string): void {
+    this.#epoch++;
     this.#cache.delete(keyHash);
+    this.#loading.delete(keyHash);
   }
 }
 

@@ -43,7 +43,9 @@ export class UsageMeter {
         this.logger.error("usage buffer full; dropping oldest records", { dropped: this.#dropped });
       }
     }
-    if (this.#buffer.length >= BATCH && this.#timer !== null) void this.flush();
+    if (this.#buffer.length >= BATCH && this.#timer !== null && this.#flushing === null) {
+      void this.flush();
+    }
   }
 
   /** Records not yet written. */

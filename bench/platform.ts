@@ -1,0 +1,406 @@
+/**
+ * `deno task bench:platform`: what authentication, rate limiting and usage metering add to a
+ * trivial runtime route. Part 1 times `GET /api/v1/health` (key) against `GET /health/live` (no
+ * key) in process with app.request(); part 2 starts the real server and measures throughput on
+ * loopback with wrk, or bench/load.ts when wrk is not installed.
+ * Flags: --quick (smoke run), --part latency|throughput|all, --no-wrk (force bench/load.ts).
+ * Embedded PGlite in temporary folders by default; with DATABASE_URL both parts use that
+ * Postgres and leave their `bench-<id>@example.com` accounts and usage rows in it.
+ */
+import { join } from "node:path";
+import { buildFixture, FIXTURE_ONET, tokenFromEmail } from "../tests/helpers.ts";
+import { loadConfig } from "../serve/config.ts";
+import { jsonLogger } from "../serve/http/log.ts";
+import { type Database, openPglite, openPostgres } from "../serve/stores/postgres.ts";
+import { migrate } from "../serve/stores/migrate.ts";
+import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
+import { taxonomySpec } from "../serve/stores/taxonomy.ts";
+import { createApp } from "../serve/app.ts";
+import { closePlatform, createPlatform } from "../serve/platform/mod.ts";
+import { openText } from "../serve/platform/secrets.ts";
+import { runAdminCommand } from "../serve/platform/admin.ts";
+import {
+  fetchLoad,
+  freePort,
+  hasWrk,
+  type LatencySummary,
+  type LoadResult,
+  memoryOf,
+  type ServerProcess,
+  startProcess,
+  stopServer,
+  summarize,
+  waitReady,
+  wrkLoad,
+} from "./load.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DATABASE_URL = Deno.env.get("DATABASE_URL") || undefined;
+const LIVE = "/health/live";
+const RUNTIME = "/api/v1/health";
+const PASSWORD = "violet-harbour-lantern-42";
+const LIMITS = { rate_per_minute: 10_000_000, monthly_quota: 2_000_000_000, concurrency: 10_000 };
+
+/** Sends one request to the service: app.request in process, fetch over loopback. */
+type Send = (path: string, init?: RequestInit) => Promise<Response>;
+
+const ms = (v: number, digits = 3) => v.toFixed(digits);
+const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
+
+/** Prints rows under a header: the first column left-aligned, the others right-aligned. */
+function table(header: string[], rows: (string | number)[][]): void {
+  for (const cells of [header, ...rows]) {
+    const [first, ...rest] = cells.map(String);
+    console.log(`    ${first.padEnd(30)}${rest.map((c) => c.padStart(10)).join("")}`);
+  }
+}
+
+async function callJson(send: Send, method: string, path: string, body?: unknown, bearer?: string) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const response = await send(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/** Register -> verification link -> verify -> login -> create key, through the public routes. */
+async function signUp(
+  send: Send,
+  email: string,
+  verificationToken: () => Promise<string>,
+): Promise<{ key: string; keyId: number }> {
+  const account = { email, password: PASSWORD, full_name: "Bench Mark", company_name: "Bench" };
+  await callJson(send, "POST", "/api/v1/platform/register", account);
+  const token = encodeURIComponent(await verificationToken());
+  const verified = await callJson(send, "GET", `/api/v1/platform/verify-email?token=${token}`);
+  if (verified.status !== "verified") throw new Error(`verify-email: ${JSON.stringify(verified)}`);
+  const login = await callJson(send, "POST", "/api/v1/platform/login", {
+    email,
+    password: PASSWORD,
+  });
+  const created = await callJson(send, "POST", "/api/v1/platform/api-keys/create", {
+    name: "bench",
+  }, login.access_token);
+  return { key: created.key, keyId: created.key_id };
+}
+
+/** Per-request latencies (ms) of `count` sequential requests to `path`; any non-200 throws. */
+async function timeRequests(send: Send, path: string, headers: HeadersInit, count: number) {
+  const samples = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const response = await send(path, { headers });
+    await response.arrayBuffer();
+    samples[i] = performance.now() - t0;
+    if (response.status !== 200) throw new Error(`${path}: status ${response.status}`);
+  }
+  return samples;
+}
+
+/**
+ * Warm-up, then alternating blocks of the unauthenticated and the runtime route, so both see
+ * the same machine conditions and background writes (metering) land among runtime requests.
+ */
+async function compareRoutes(send: Send, key: string, warmup: number, count: number) {
+  const auth = { authorization: `Bearer ${key}` };
+  await timeRequests(send, LIVE, {}, warmup);
+  await timeRequests(send, RUNTIME, auth, warmup);
+  const rounds = 10;
+  const live: number[] = [];
+  const runtime: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    live.push(...await timeRequests(send, LIVE, {}, count / rounds));
+    runtime.push(...await timeRequests(send, RUNTIME, auth, count / rounds));
+  }
+  return { live: summarize(live), runtime: summarize(runtime) };
+}
+
+function printComparison(live: LatencySummary, runtime: LatencySummary, target: boolean): void {
+  const cells = (s: LatencySummary) => [s.mean, s.p50, s.p90, s.p99, s.max].map((v) => ms(v));
+  table(["route (ms)", "mean", "p50", "p90", "p99", "max"], [
+    [`GET ${LIVE} (no key)`, ...cells(live)],
+    [`GET ${RUNTIME} (key)`, ...cells(runtime)],
+  ]);
+  const p50 = runtime.p50 - live.p50;
+  const p99 = runtime.p99 - live.p99;
+  const verdict = p50 < 1 && p99 < 5 ? "met" : "NOT met";
+  console.log(
+    `    added latency (auth + limits + metering): p50 +${ms(p50)} ms, p99 +${ms(p99)} ms, ` +
+      `mean +${ms(runtime.mean - live.mean)} ms` +
+      (target ? ` (target p50 < 1 ms, p99 < 5 ms: ${verdict})` : ""),
+  );
+}
+
+/** Part 1: the middleware's added latency in process, with a warm and a disabled key cache. */
+async function latencyPart(quick: boolean): Promise<void> {
+  const [warmup, count] = quick ? [200, 2_000] : [2_000, 20_000];
+  const tmp = await Deno.makeTempDir({ prefix: "bench-platform-" });
+  let database: Database | undefined;
+  let artifacts: ArtifactRegistry | undefined;
+  try {
+    await buildFixture(join(tmp, "artifacts"));
+    database = DATABASE_URL ? openPostgres(DATABASE_URL, 10) : await openPglite(join(tmp, "data"));
+    await migrate(database);
+    const logger = jsonLogger("warn");
+    artifacts = new ArtifactRegistry(join(tmp, "artifacts"), [taxonomySpec], logger);
+    await artifacts.start();
+    const { db } = database;
+    const wire = async (env: Record<string, string> = {}) => {
+      const config = loadConfig(env);
+      const instanceId = `bench-${crypto.randomUUID()}`;
+      const platform = await createPlatform({ db, config, logger, instanceId });
+      const app = createApp({
+        config,
+        database: database!,
+        artifacts: artifacts!,
+        logger,
+        platform,
+      });
+      const send: Send = (path, init) => Promise.resolve(app.request(path, init));
+      return { config, platform, send };
+    };
+    console.log(
+      `\nPart 1: added latency in process (app.request, no network), database: ${database.kind}`,
+    );
+    console.log(
+      `  ${count} sequential requests per route after ${warmup} warm-up each, ` +
+        `in 10 alternating blocks; per-request time with performance.now()`,
+    );
+
+    const email = `bench-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const signer = await wire();
+    const { key, keyId } = await signUp(signer.send, email, async () => {
+      const mail = await db.selectFrom("email_outbox").select("body_encrypted")
+        .where("recipient", "=", email).where("kind", "=", "verify_email")
+        .orderBy("id", "desc").executeTakeFirstOrThrow();
+      return tokenFromEmail(await openText(signer.platform.keys.outboxKey, mail.body_encrypted!));
+    });
+    await closePlatform(signer.platform);
+    await runAdminCommand(db, { kind: "limits", email, changes: LIMITS }, new Date());
+    console.log(
+      `  signed up ${email} through the app (key ${key.slice(0, 8)}…); limits raised with ` +
+        `runAdminCommand (operator path): ${LIMITS.rate_per_minute}/min, ` +
+        `${LIMITS.monthly_quota}/month, concurrency ${LIMITS.concurrency}`,
+    );
+
+    const variants: { label: string; env: Record<string, string>; target: boolean }[] = [
+      { label: "warm key cache", env: {}, target: true },
+      {
+        label: "cold key cache, a database lookup on every request",
+        env: { KEY_CACHE_TTL_MS: "0" },
+        target: false,
+      },
+    ];
+    for (const variant of variants) {
+      const { config, platform, send } = await wire(variant.env);
+      console.log(`\n  ${variant.label} (KEY_CACHE_TTL_MS=${config.KEY_CACHE_TTL_MS})`);
+      const result = await compareRoutes(send, key, warmup, count);
+      await closePlatform(platform); // flushes the usage records still buffered
+      printComparison(result.live, result.runtime, variant.target);
+    }
+    console.log(
+      "  The /api/v1/health handler only reads artifact status, so the difference between the\n" +
+        "  two routes is essentially the platform middleware (key check and lookup, limit gate,\n" +
+        "  usage meter).",
+    );
+
+    const rows = await db.selectFrom("usage_records").select(["status"])
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("key_id", "=", String(keyId)).groupBy("status").execute();
+    const written = rows.reduce((sum, r) => sum + Number(r.n), 0);
+    const expected = variants.length * (warmup + count);
+    const byStatus = rows.map((r) => `${r.n} x ${r.status}`).join(", ");
+    console.log(
+      `  usage_records written for the key after closePlatform: ${written} (${byStatus}); ` +
+        `requests made: ${expected} -> ${written === expected ? "all metered" : "MISMATCH"}`,
+    );
+    if (written !== expected) throw new Error("usage records are missing");
+  } finally {
+    await artifacts?.close();
+    await database?.close();
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+const startServer = (env: Record<string, string>) =>
+  startProcess(["run", "-A", join(ROOT, "serve/main.ts")], ROOT, env);
+
+/** The verification token mailed to `email`, from the `.eml` files in dir (quoted-printable). */
+async function tokenFromOutbox(dir: string, email: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const names: string[] = [];
+    try {
+      for await (const e of Deno.readDir(dir)) {
+        if (/verify_email.*\.eml$/.test(e.name)) names.push(e.name);
+      }
+    } catch { /* not created yet */ }
+    for (const name of names.sort().reverse()) {
+      const decoded = (await Deno.readTextFile(join(dir, name))).replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+      // A shared Postgres may hold mail for other accounts (part 1's, earlier runs').
+      if (new RegExp(`^To: .*${email.replaceAll(".", "\\.")}`, "mi").test(decoded)) {
+        return tokenFromEmail(decoded);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no verification email for ${email} in ${dir}`);
+}
+
+async function runAdminCli(email: string, env: Record<string, string>): Promise<string> {
+  const args = [
+    "limits",
+    `--email=${email}`,
+    `--rate-per-minute=${LIMITS.rate_per_minute}`,
+    `--monthly-quota=${LIMITS.monthly_quota}`,
+    `--concurrency=${LIMITS.concurrency}`,
+  ];
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "admin", ...args],
+    cwd: ROOT,
+    env,
+  })
+    .output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  if (!out.success) {
+    throw new Error(`deno task admin failed:\n${decode(out.stderr)}${decode(out.stdout)}`);
+  }
+  return `deno task admin ${args.join(" ")}`;
+}
+
+/** Raises the limits with the operator CLI; the embedded database needs the server stopped. */
+async function raiseLimits(server: ServerProcess, email: string, env: Record<string, string>) {
+  if (DATABASE_URL) {
+    // The key has not been used yet, so no server has it cached: the change applies at once.
+    console.log(`  ran \`${await runAdminCli(email, env)}\` against the shared Postgres`);
+    return server;
+  }
+  const code = await stopServer(server);
+  const command = await runAdminCli(email, env);
+  const restarted = startServer(env);
+  await waitReady(restarted, `http://${env.HOST}:${env.PORT}`);
+  console.log(
+    `  the CLI cannot open the embedded database while the server holds it, so: stopped the\n` +
+      `  server (SIGTERM, exit ${code}), ran \`${command}\`,\n` +
+      `  restarted it (pid ${restarted.child.pid})`,
+  );
+  return restarted;
+}
+
+/** Part 2: requests per second and latency of the real server on loopback. */
+async function throughputPart(quick: boolean, allowWrk: boolean): Promise<void> {
+  const tmp = await Deno.makeTempDir({ prefix: "bench-platform-serve-" });
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: join(tmp, "data"),
+    ARTIFACTS_DIR: join(tmp, "artifacts"),
+    MAIL_OUTBOX_DIR: join(tmp, "outbox"),
+    BOOTSTRAP_ONET_DIR: FIXTURE_ONET,
+    LOG_LEVEL: "warn",
+    ARTIFACT_WATCH: "false",
+    MAIL_POLL_MS: "100",
+  };
+  const mode = DATABASE_URL ? "Postgres from DATABASE_URL" : "embedded PGlite";
+  console.log(
+    `\nPart 2: throughput on loopback (serve/main.ts on ${base}, ${mode}, LOG_LEVEL=warn)`,
+  );
+  let server = startServer(env);
+  try {
+    const t0 = performance.now();
+    await waitReady(server, base);
+    const startup = ((performance.now() - t0) / 1000).toFixed(1);
+    console.log(`  server ready in ${startup} s (pid ${server.child.pid}, fixture taxonomy built)`);
+
+    const email = `bench-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const send: Send = (path, init) => fetch(`${base}${path}`, init);
+    const { key } = await signUp(send, email, () => tokenFromOutbox(env.MAIL_OUTBOX_DIR, email));
+    console.log(`  signed up ${email} over HTTP (verification link read from the .eml outbox)`);
+    server = await raiseLimits(server, email, env);
+    const before = memoryOf(server.child.pid);
+
+    const useWrk = allowWrk && await hasWrk();
+    const load = useWrk ? wrkLoad : fetchLoad;
+    const [warmup, seconds] = quick ? [1, 3] : [2, 10];
+    const routes: { name: string; path: string; headers: Record<string, string> }[] = [
+      { name: `GET ${LIVE} (no key)`, path: LIVE, headers: {} },
+      { name: `GET ${RUNTIME} (key)`, path: RUNTIME, headers: { authorization: `Bearer ${key}` } },
+    ];
+    const results: LoadResult[] = [];
+    for (const { path, headers } of routes) {
+      await load(`${base}${path}`, { connections: 32, seconds: warmup, headers });
+      results.push(await load(`${base}${path}`, { connections: 32, seconds, headers }));
+    }
+    const after = memoryOf(server.child.pid);
+    const why = useWrk ? "" : allowWrk ? " (wrk is not on PATH)" : " (--no-wrk)";
+    console.log(
+      `  load: ${results[0].tool}${why}, ${seconds} s per route after ${warmup} s warm-up`,
+    );
+    if (!useWrk) {
+      console.log("  (the generator runs in this process and shares the CPUs with the server)");
+    }
+    table(
+      ["route", "req/s", "p50 ms", "p99 ms", "requests", "failed"],
+      results.map((r, i) => [
+        routes[i].name,
+        Math.round(r.rps),
+        ms(r.p50, 2),
+        ms(r.p99, 2),
+        r.requests,
+        r.failures,
+      ]),
+    );
+    const [live, runtime] = results;
+    const addedUs = (1 / runtime.rps - 1 / live.rps) * 1e6;
+    console.log(
+      `  runtime route at ${Math.round((100 * runtime.rps) / live.rps)}% of the no-key ` +
+        `throughput: about ${Math.round(addedUs)} µs more per request at saturation`,
+    );
+    console.log(
+      `  server memory: RSS ${mb(before.rss)} before load, ${mb(after.rss)} after, ` +
+        `peak (VmHWM) ${mb(after.peak)}`,
+    );
+    if (results.some((r) => r.failures > 0)) throw new Error("some requests failed");
+
+    const code = await stopServer(server);
+    console.log(`  server stopped with SIGTERM: exit code ${code}`);
+    if (code !== 0) throw new Error(`server exited with ${code}:\n${server.output.join("")}`);
+  } finally {
+    try {
+      server.child.kill("SIGKILL");
+    } catch { /* already stopped */ }
+    await server.done;
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+/** Parses the flags and runs the requested parts. */
+export async function main(args: string[]): Promise<void> {
+  const quick = args.includes("--quick");
+  const partIndex = args.indexOf("--part");
+  const part = args.find((a) => a.startsWith("--part="))?.slice(7) ??
+    (partIndex >= 0 ? args[partIndex + 1] : "all");
+  if (!["latency", "throughput", "all"].includes(part)) {
+    console.error(`bench:platform: --part must be latency, throughput or all, got "${part}"`);
+    Deno.exitCode = 64;
+    return;
+  }
+  console.log(
+    `platform bench${quick ? " (--quick)" : ""}: deno ${Deno.version.deno}, ` +
+      `${Deno.build.os} ${Deno.build.arch}, ${navigator.hardwareConcurrency} CPUs`,
+  );
+  if (part !== "throughput") await latencyPart(quick);
+  if (part !== "latency") await throughputPart(quick, !args.includes("--no-wrk"));
+}
+
+if (import.meta.main) {
+  await main(Deno.args);
+}
