@@ -5,7 +5,7 @@
  * that survive a restart. Time is an injected clock, so no window rolls mid-test.
  */
 import assert from "node:assert/strict";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import {
   pgliteTestDatabase,
   serverTestDatabase,
@@ -613,6 +613,24 @@ Deno.test("metering: route template, method, status (200 and 429), key and contr
       .executeTakeFirstOrThrow();
     assert.equal(key_row.last_used_at?.toISOString(), START.toISOString());
   } finally {
+    await t.cleanup();
+  }
+});
+
+Deno.test("concurrency: a claim that fails in the database gives its slot back", async () => {
+  const t = await testApp({ build: false, env: { BETA_CONCURRENCY: "1" } });
+  const gate = new LimitGate(t.database.db, "failing-claims", t.platform.clock);
+  try {
+    await registerVerified(t);
+    const contract = await onlyContract(t.database.db);
+    await sql`ALTER TABLE rate_counters RENAME TO rate_counters_away`.execute(t.database.db);
+    await assert.rejects(gate.admit(contract));
+    await sql`ALTER TABLE rate_counters_away RENAME TO rate_counters`.execute(t.database.db);
+    const admitted = await gate.admit(contract);
+    assert.ok(admitted.ok, "the only slot is free again");
+    admitted.release();
+  } finally {
+    await gate.close();
     await t.cleanup();
   }
 });

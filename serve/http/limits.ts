@@ -140,7 +140,13 @@ export class LimitGate {
       const { minute, month } = this.#windows(contract, state);
       return { ok: false, reason: "concurrency", retryAfterSeconds: 1, minute, month };
     }
-    const refusal = await this.#spend(contract, state);
+    let refusal: Refusal | null;
+    try {
+      refusal = await this.#spend(contract, state);
+    } catch (error) {
+      this.#releaseSlot(contract.id, state); // a failed claim must not keep the slot
+      throw error;
+    }
     const { minute, month } = this.#windows(contract, state);
     if (refusal) {
       this.#releaseSlot(contract.id, state);
