@@ -64,13 +64,13 @@ Deno.test("register: a taken email gets the same answer, no email, and about the
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 9; i++) {
       unknown.push(await time(`new${i}@example.com`));
       known.push(await time("taken@example.com"));
     }
     const [k, u] = [median(known), median(unknown)];
     // Both paths hash the password (tens of ms); the insert that differs costs ~1 ms.
-    assert.ok(Math.abs(k - u) < Math.max(15, 0.35 * Math.max(k, u)), `known ${k} ms, new ${u} ms`);
+    assert.ok(Math.abs(k - u) < Math.max(20, 0.4 * Math.max(k, u)), `known ${k} ms, new ${u} ms`);
   }));
 
 Deno.test("register: each bad field is a 422 naming field and rule, echoing nothing", () =>
