@@ -348,3 +348,17 @@ Deno.test("login throttling: locks after 5 failures per email, known or not, wit
       200,
     );
   }));
+
+Deno.test("login throttling holds against parallel guesses: at most 5 passwords are checked", () =>
+  withApp(async (t) => {
+    const email = await registerVerified(t);
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call(t, "POST", "/api/v1/platform/login", {
+          body: { email, password: `wrong-password-number-${i}` },
+        })),
+    );
+    const checked = guesses.filter((g) => g.status !== 429);
+    assert.ok(checked.length <= 5, `${checked.length} passwords were checked`);
+    assert.ok(guesses.every((g) => g.status === 401 || g.status === 429));
+  }));

@@ -20,7 +20,7 @@ import {
 } from "./tokens.ts";
 import { passwordChangedEmail, resetEmail, verificationEmail } from "./messages.ts";
 import { provisionBeta } from "./contracts.ts";
-import { clearFailures, lockedForMs, loginSubjects, recordFailure } from "./throttle.ts";
+import { claimAttempt, clearFailures, loginSubjects, settleAttempt } from "./throttle.ts";
 
 /** A resend or reset email is sent at most this often per account; extra asks are ignored. */
 export const EMAIL_RESEND_INTERVAL_MS = 60_000;
@@ -266,7 +266,7 @@ export async function login(
 ): Promise<IssuedToken> {
   const now = ctx.clock();
   const subjects = await loginSubjects(email, clientAddress);
-  const wait = await lockedForMs(ctx.db, subjects, now);
+  const wait = await claimAttempt(ctx.db, subjects, now);
   if (wait > 0) {
     throw new ApiError(
       "rate_limited",
@@ -279,8 +279,9 @@ export async function login(
     .select(["id", "password_hash", "status", "session_epoch"])
     .where("email", "=", email).executeTakeFirst();
   const passwordOk = await verifyPassword(account?.password_hash ?? null, password);
-  if (!account || !passwordOk || account.status !== "verified") {
-    await recordFailure(ctx.db, subjects, now);
+  const success = account !== undefined && passwordOk && account.status === "verified";
+  await settleAttempt(ctx.db, subjects, now, success);
+  if (!success) {
     throw new ApiError(
       "unauthorized",
       "the email or password is wrong, or the email is not verified yet",
