@@ -230,7 +230,7 @@ async function latencyPart(quick: boolean): Promise<void> {
 const startServer = (env: Record<string, string>) =>
   startProcess(["run", "-A", join(ROOT, "serve/main.ts")], ROOT, env);
 
-/** The verification token mailed to `email`, from the `.eml` files in dir (quoted-printable). */
+/** The verification token mailed to `email`, from the `.eml` files in dir (8bit text). */
 async function tokenFromOutbox(dir: string, email: string, timeoutMs = 15_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -241,8 +241,7 @@ async function tokenFromOutbox(dir: string, email: string, timeoutMs = 15_000): 
       }
     } catch { /* not created yet */ }
     for (const name of names.sort().reverse()) {
-      const decoded = (await Deno.readTextFile(join(dir, name))).replace(/=\r?\n/g, "")
-        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+      const decoded = await Deno.readTextFile(join(dir, name));
       // A shared Postgres may hold mail for other accounts (part 1's, earlier runs').
       if (new RegExp(`^To: .*${email.replaceAll(".", "\\.")}`, "mi").test(decoded)) {
         return tokenFromEmail(decoded);

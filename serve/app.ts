@@ -46,7 +46,9 @@ const HTTP_CODES: Record<number, ErrorCode> = {
   403: "forbidden",
   404: "not_found",
   405: "method_not_allowed",
+  400: "bad_request",
   413: "payload_too_large",
+  415: "unsupported_media_type",
   429: "rate_limited",
 };
 
@@ -106,7 +108,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         );
       }
       const code = HTTP_CODES[error.status];
+      if (code === "unsupported_media_type") {
+        return problemResponse(c, code, "send the body as application/json");
+      }
       if (code) return problemResponse(c, code);
+      // Any other client error a library raises stays a client error, never a logged 500.
+      if (error.status >= 400 && error.status < 500) return problemResponse(c, "bad_request");
     }
     deps.logger.error("unhandled error", {
       request_id: c.get("requestId"),

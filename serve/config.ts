@@ -33,7 +33,7 @@ export const ConfigSchema = z.object({
   READY_DB_TIMEOUT_MS: int(50, 60_000).default(2000),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  TRUST_PROXY: bool.default(false),
+  TRUSTED_PROXY_HOPS: int(0, 10).default(0),
   MANAGEMENT_TOKEN_TTL_SECONDS: int(60, 86_400).default(900),
   KEY_CACHE_TTL_MS: int(0, 60_000).default(5000),
   USAGE_FLUSH_MS: int(50, 60_000).default(1000),

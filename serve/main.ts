@@ -9,7 +9,7 @@ import { taxonomySpec } from "./stores/taxonomy.ts";
 import { bootstrapTaxonomy } from "./stores/bootstrap.ts";
 import { recordActivation } from "./stores/activations.ts";
 import { createApp } from "./app.ts";
-import { closePlatform, createPlatform } from "./platform/mod.ts";
+import { closePlatform, createPlatform, publicBaseUrl } from "./platform/mod.ts";
 import { fileTransport, smtpTransport } from "./email/mailer.ts";
 import { OutboxSender } from "./email/outbox.ts";
 
@@ -22,7 +22,8 @@ try {
   Deno.exit(1);
 }
 const logger = jsonLogger(config.LOG_LEVEL);
-const instanceId = `${hostname()}:${Deno.pid}`;
+// Unique even for containers that all run as pid 1 on one host name: leases are keyed by it.
+const instanceId = `${hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
 
 let database: Database;
 try {
@@ -55,6 +56,12 @@ const artifacts = new ArtifactRegistry(
 await artifacts.start();
 if (config.ARTIFACT_WATCH) artifacts.watch();
 
+if (database.kind === "postgres" && !config.AUTH_SECRET) {
+  logger.warn("AUTH_SECRET is not set: the signing secret lives in the database itself", {
+    advice: "set AUTH_SECRET (32+ characters) from a secret store so that a copy of the " +
+      "database cannot forge management tokens or read undelivered emails",
+  });
+}
 const platform = await createPlatform({ db: database.db, config, logger, instanceId });
 const transport = config.SMTP_URL
   ? smtpTransport(config.SMTP_URL)
@@ -78,8 +85,13 @@ const server = Deno.serve(
   {
     port: config.PORT,
     hostname: config.HOST,
-    onListen: ({ hostname, port }) =>
-      logger.info("listening", { url: `http://${hostname}:${port}`, instance: instanceId }),
+    onListen: ({ hostname, port }) => {
+      // With PORT=0 the real port is known only now; email links must carry it.
+      if (!config.PUBLIC_BASE_URL) {
+        platform.settings.publicBaseUrl = publicBaseUrl({ ...config, HOST: hostname, PORT: port });
+      }
+      logger.info("listening", { url: `http://${hostname}:${port}`, instance: instanceId });
+    },
   },
   app.fetch,
 );

@@ -139,6 +139,10 @@ Deno.test("serve: register, verify from the .eml outbox, log in, create a key, c
     }, 10_000);
     assert.match(eml, /^To: ada@example\.com\r$/m);
     const token = eml.match(/^Token: (\S+)\r$/m)![1];
+    assert.ok(
+      eml.includes(`${api}/platform/verify-email?token=${token}\r\n`),
+      "link to this server",
+    );
     const written = server.lines.filter((l) => l.msg === "email written to outbox");
     assert.equal(written.length, 1);
     assert.ok(!JSON.stringify(server.lines).includes(token), "no log line carries the token");

@@ -198,7 +198,7 @@ Deno.test("fileTransport writes one parseable .eml and logs no body or token", a
     assert.equal(headers.get("from"), FROM);
     assert.equal(headers.get("mime-version"), "1.0");
     assert.equal(headers.get("content-type"), "text/plain; charset=utf-8");
-    assert.equal(headers.get("content-transfer-encoding"), "quoted-printable");
+    assert.equal(headers.get("content-transfer-encoding"), "8bit", "readable body");
     assert.match(headers.get("subject")!, /^[\x20-\x7e]+$/, "non-ASCII subject is encoded");
     assert.match(headers.get("date")!, /^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}$/);
     assert.match(headers.get("message-id")!, /^<[^@\s<>]+@platform\.example>$/);

@@ -150,6 +150,7 @@ export async function testApp(options: TestAppOptions = {}) {
     platform,
     /** The emails in the outbox, oldest first, decrypted (undelivered ones only have a body). */
     async outbox() {
+      await platform.tasks.drain();
       const rows = await database.db.selectFrom("email_outbox").selectAll().orderBy("id").execute();
       return await Promise.all(rows.map(async (row) => ({
         kind: row.kind,

@@ -488,18 +488,6 @@ Deno.test("metering: records still buffered at shutdown are written, and a new i
   }));
 
 /** Quoted-printable body text back to a string (soft breaks joined, =XX decoded). */
-function decodeQuotedPrintable(text: string): string {
-  const joined = text.replaceAll("=\r\n", "");
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    if (joined[i] === "=" && /^[0-9A-F]{2}$/i.test(joined.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(joined.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(joined.charCodeAt(i));
-  }
-  return new TextDecoder().decode(new Uint8Array(bytes));
-}
-
 Deno.test("outbox: an email queued before a restart is delivered by the next instance", () =>
   withSharedDatabase(async (shared, clock) => {
     const opts = { build: false, database: shared.database, clock: clock.now };
@@ -546,7 +534,8 @@ Deno.test("outbox: an email queued before a restart is delivered by the next ins
         assert.match(names[0], /-verify_email-[0-9a-f]{8}\.eml$/);
         const raw = await Deno.readTextFile(`${dir}/${names[0]}`);
         assert.match(raw, /^To: ada@example\.com\r$/m);
-        const body = decodeQuotedPrintable(raw.slice(raw.indexOf("\r\n\r\n") + 4));
+        assert.match(raw, /^Content-Transfer-Encoding: 8bit\r$/m, "the body is plain text");
+        const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
         assert.match(body, /https:\/\/api\.example\.test\/api\/v1\/platform\/verify-email\?token=/);
         const verified = await call(
           b,
@@ -629,6 +618,27 @@ Deno.test("concurrency: a claim that fails in the database gives its slot back",
     const admitted = await gate.admit(contract);
     assert.ok(admitted.ok, "the only slot is free again");
     admitted.release();
+  } finally {
+    await gate.close();
+    await t.cleanup();
+  }
+});
+
+Deno.test("concurrency: a lowered limit holds at once, even with slots leased before", async () => {
+  const t = await testApp({ build: false, env: { BETA_CONCURRENCY: "4" } });
+  const gate = new LimitGate(t.database.db, "lowered", t.platform.clock);
+  try {
+    await registerVerified(t);
+    const contract = await onlyContract(t.database.db);
+    const held = await Promise.all(repeat(contract, 4).map((c) => gate.admit(c)));
+    assert.ok(held.every((a) => a.ok));
+    for (const a of held) if (a.ok) a.release();
+    const lowered = { ...contract, concurrency: 1 };
+    const first = await gate.admit(lowered);
+    const second = await gate.admit(lowered);
+    assert.ok(first.ok);
+    assert.equal(second.ok, false);
+    if (first.ok) first.release();
   } finally {
     await gate.close();
     await t.cleanup();

@@ -362,3 +362,58 @@ Deno.test("login throttling holds against parallel guesses: at most 5 passwords 
     assert.ok(checked.length <= 5, `${checked.length} passwords were checked`);
     assert.ok(guesses.every((g) => g.status === 401 || g.status === 429));
   }));
+
+Deno.test("register: addresses differing in case are one account; an abandoned one frees after 24 h", () =>
+  withApp(async (t, clock) => {
+    const squatter = "squatters-own-passphrase";
+    await call(t, "POST", REGISTER, {
+      body: { email: "Ada@example.com", password: squatter, ...profile },
+    });
+    await call(t, "POST", REGISTER, {
+      body: { email: "ada@EXAMPLE.com", password: PASSWORD, ...profile },
+    });
+    assert.equal((await t.outbox()).length, 1, "the second address is the same account");
+    clock.advance(24 * 3_600_000 + 1000);
+    await call(t, "POST", REGISTER, {
+      body: { email: "ada@example.com", password: PASSWORD, ...profile },
+    });
+    const mails = await t.outbox();
+    assert.equal(mails.length, 2, "the expired registration no longer holds the address");
+    assert.equal(mails[1].to, "ada@example.com");
+    assert.ok(!mails[1].text.includes("Ada Lovelace"), "no registrant-supplied text in mail");
+    const token = tokenFromEmail(mails[1].text);
+    await call(t, "GET", `/api/v1/platform/verify-email?token=${encodeURIComponent(token)}`);
+    const login = (password: string) =>
+      call(t, "POST", "/api/v1/platform/login", { body: { email: "ADA@example.com", password } });
+    assert.equal((await login(squatter)).status, 401);
+    assert.equal((await login(PASSWORD)).status, 200);
+    const accounts = await t.database.db.selectFrom("accounts").select("email").execute();
+    assert.deepEqual(accounts, [{ email: "ada@example.com" }]);
+  }));
+
+Deno.test("register: the password may not equal the email nor repeat two characters", () =>
+  withApp(async (t) => {
+    for (const password of ["a".repeat(20), "abababababababab", "ada@example.com"]) {
+      const response = await call(t, "POST", REGISTER, {
+        body: { email: "ada@example.com", password, ...profile },
+      });
+      assert.equal(response.status, 422, password);
+      const [error] = response.body.errors as { loc: string[]; type: string }[];
+      assert.deepEqual([error.loc, error.type], [["body", "password"], "password_policy"]);
+    }
+  }));
+
+Deno.test("client address behind proxies: counted from the right of X-Forwarded-For", async () => {
+  const { clientAddress } = await import("../serve/platform/routes_account.ts");
+  const { Hono } = await import("hono");
+  const app = new Hono();
+  let seen: string[] = [];
+  app.get("/", (c) => {
+    seen = [clientAddress(c, 0), clientAddress(c, 1), clientAddress(c, 2)];
+    return c.text("ok");
+  });
+  await app.request("/", { headers: { "x-forwarded-for": "6.6.6.6, 203.0.113.7, 10.0.0.2" } }, {
+    remoteAddr: { hostname: "10.0.0.3" },
+  });
+  assert.deepEqual(seen, ["10.0.0.3", "10.0.0.2", "203.0.113.7"]);
+});

@@ -382,3 +382,41 @@ Deno.test("key cache: concurrent misses share one read; a revocation during a re
     await t.cleanup();
   }
 });
+
+Deno.test("hostile input: wrong media type 415, NUL in text 422, malformed key on management 401", () =>
+  withApp(async (t) => {
+    const { token } = await signUp(t);
+    for (const headers of [{ "content-type": "text/plain" }, {}] as Record<string, string>[]) {
+      const response = await t.app.request("/api/v1/platform/login", {
+        method: "POST",
+        headers,
+        body: '{"email":"ada@example.com","password":"x"}',
+      });
+      assert.equal(response.status, 415, JSON.stringify(headers));
+      assert.equal((await response.json()).code, "unsupported_media_type");
+    }
+    assert.ok(!t.logger.lines.some((l) => l.msg === "unhandled error"), "nothing logged as a 500");
+    const nul = await call(t, "POST", "/api/v1/platform/feedback", {
+      bearer: token,
+      body: { category: "bug", message: "a\u0000b" },
+    });
+    assert.equal(nul.status, 422);
+    const multiline = await call(t, "POST", "/api/v1/platform/feedback", {
+      bearer: token,
+      body: { category: "bug", message: "line one\nline two\ttabbed" },
+    });
+    assert.equal(multiline.status, 200);
+    for (const email of ["ab@example.com/../x", "ab@example.com:25", "ab@ex%41mple.com"]) {
+      const response = await call(t, "POST", "/api/v1/platform/forgot-password", {
+        body: { email },
+      });
+      assert.equal(response.status, 422, email);
+    }
+    const malformed = await call(t, "GET", KEYS, { bearer: "oik_nope" });
+    assert.equal(malformed.status, 401);
+    const basic = await call(t, "GET", "/api/v1/health", {
+      headers: { authorization: "Basic eDp5" },
+    });
+    assert.equal(basic.status, 401);
+    assert.equal(basic.headers.get("www-authenticate"), 'Bearer realm="runtime"');
+  }));

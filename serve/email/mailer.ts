@@ -90,6 +90,31 @@ function emlName(kind: string, now: Date): string {
   return `${now.toISOString().replaceAll(":", "-")}-${safeKind}-${random}.eml`;
 }
 
+/**
+ * The message with its body as plain 8bit text (RFC 6152), so a person (or grep) can read and
+ * copy the link and token from the file; nodemailer's quoted-printable would soft-wrap them.
+ * nodemailer still writes the headers (Date, Message-ID, encoded Subject): it composes the
+ * message around a one-line placeholder body, which gets 7bit, and the body is swapped in.
+ */
+async function readableMessage(
+  composer: ReturnType<typeof nodemailer.createTransport>,
+  email: OutgoingEmail,
+  from: string,
+): Promise<Uint8Array> {
+  const info = await composer.sendMail({ ...messageOptions(email, from), text: "body" });
+  const raw = new TextDecoder().decode(info.message as Uint8Array);
+  const split = raw.indexOf("\r\n\r\n");
+  const headers = raw.slice(0, split).replace(
+    /^Content-Transfer-Encoding: 7bit$/im,
+    "Content-Transfer-Encoding: 8bit",
+  );
+  if (!/^Content-Transfer-Encoding: 8bit$/m.test(headers)) {
+    throw new Error("unexpected message layout from nodemailer");
+  }
+  const body = email.text.replace(/\r?\n/g, "\r\n");
+  return new TextEncoder().encode(`${headers}\r\n\r\n${body}\r\n`);
+}
+
 /** Writes each message as an RFC 5322 `.eml` file into dir (created when missing). */
 export function fileTransport(dir: string, logger: Logger): Transport {
   const composer = nodemailer.createTransport({
@@ -100,8 +125,7 @@ export function fileTransport(dir: string, logger: Logger): Transport {
   return {
     name: "file",
     async send(email, from) {
-      const info = await composer.sendMail(messageOptions(email, from));
-      const bytes = info.message as Uint8Array;
+      const bytes = await readableMessage(composer, email, from);
       await Deno.mkdir(dir, { recursive: true });
       const name = emlName(email.kind, new Date());
       const file = join(dir, name);

@@ -165,7 +165,7 @@ export function runtimeAuth(deps: RuntimeAuthDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     const credential = bearer(c);
-    if (credential === null) {
+    if (!credential) {
       throw unauthorized("runtime", "send a runtime API key as Authorization: Bearer <key>");
     }
     if (!credential.startsWith(KEY_PREFIX) && looksLikeJwt(credential)) {
@@ -270,13 +270,13 @@ export interface ManagementAuthDeps {
 export function managementAuth(deps: ManagementAuthDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const credential = bearer(c);
-    if (credential === null) {
+    if (!credential) {
       throw unauthorized(
         "management",
         "send a management token from POST /api/v1/platform/login as Authorization: Bearer <token>",
       );
     }
-    if (credential.startsWith(KEY_PREFIX)) {
+    if (isWellFormedKey(credential)) {
       throw new ApiError(
         "forbidden",
         "runtime API keys are not accepted on account endpoints; send a management token",

@@ -14,6 +14,8 @@ export const ERROR_CATALOG = {
   method_not_allowed: { status: 405, title: "Method not allowed" },
   conflict: { status: 409, title: "Conflict with the current state" },
   payload_too_large: { status: 413, title: "Request body too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  bad_request: { status: 400, title: "Bad request" },
   unauthorized: { status: 401, title: "Authentication required" },
   forbidden: { status: 403, title: "Not allowed" },
   rate_limited: { status: 429, title: "Too many requests" },

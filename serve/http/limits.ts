@@ -74,6 +74,8 @@ interface ContractState {
   shrinkTimer: ReturnType<typeof setTimeout> | null;
   /** Most slots in use since the last shrink check. */
   peak: number;
+  /** The contract's concurrency limit as last seen. */
+  limit: number;
 }
 
 const LEASE_TTL_MS = 30_000;
@@ -127,6 +129,7 @@ export class LimitGate {
         leasing: null,
         shrinkTimer: null,
         peak: 0,
+        limit: Number.MAX_SAFE_INTEGER,
       };
       this.#state.set(id, state);
     }
@@ -136,6 +139,7 @@ export class LimitGate {
   /** Admits one request for the contract, or says which limit refused it and for how long. */
   async admit(contract: ContractLimits): Promise<Admission> {
     const state = this.#contract(contract.id);
+    state.limit = contract.concurrency;
     if (!(await this.#acquireSlot(contract, state))) {
       const { minute, month } = this.#windows(contract, state);
       return { ok: false, reason: "concurrency", retryAfterSeconds: 1, minute, month };
@@ -322,7 +326,8 @@ export class LimitGate {
 
   async #acquireSlot(contract: ContractLimits, state: ContractState): Promise<boolean> {
     for (;;) {
-      if (state.active < state.slots) {
+      // Never past the contract's limit, even with slots left from before it was lowered.
+      if (state.active < Math.min(state.slots, contract.concurrency)) {
         state.active++;
         state.peak = Math.max(state.peak, state.active);
         return true;
@@ -376,7 +381,7 @@ export class LimitGate {
     if (state.shrinkTimer !== null || state.active >= state.slots) return;
     state.shrinkTimer = setTimeout(() => {
       state.shrinkTimer = null;
-      const keep = Math.max(state.peak, state.active);
+      const keep = Math.min(Math.max(state.peak, state.active), state.limit);
       state.peak = state.active;
       if (!state.leasing && keep < state.slots) {
         state.slots = keep; // locally first, so no request uses a slot being handed back

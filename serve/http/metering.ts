@@ -36,13 +36,14 @@ export class UsageMeter {
 
   /** Queues one record; never waits for the database. */
   record(record: UsageRecord): void {
-    this.#buffer.push(record);
-    if (this.#buffer.length > MAX_BUFFERED) {
-      this.#buffer.shift();
+    if (this.#buffer.length >= MAX_BUFFERED) {
+      // Dropping the newest keeps the batch being written at the head of the buffer intact.
       if (this.#dropped++ % 1000 === 0) {
-        this.logger.error("usage buffer full; dropping oldest records", { dropped: this.#dropped });
+        this.logger.error("usage buffer full; dropping new records", { dropped: this.#dropped });
       }
+      return;
     }
+    this.#buffer.push(record);
     if (this.#buffer.length >= BATCH && this.#timer !== null && this.#flushing === null) {
       void this.flush();
     }
@@ -89,10 +90,16 @@ export class UsageMeter {
     }
   }
 
-  /** Stops the timer and writes what is left. */
+  /** Stops the timer and writes what is left, retrying a failed write a few times. */
   async close(): Promise<void> {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
-    await this.flush();
+    for (let attempt = 0; attempt < 5 && this.#buffer.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      await this.flush();
+    }
+    if (this.#buffer.length > 0) {
+      this.logger.error("usage records lost at shutdown", { records: this.#buffer.length });
+    }
   }
 }

@@ -18,7 +18,10 @@ const LOCATION: Record<string, string> = {
 /** Converts zod issues into the public validation issue list. */
 export function validationIssues(target: string, error: ZodError): ValidationIssue[] {
   return error.issues.map((issue) => {
-    const type = issue.code === "too_big" || issue.code === "too_small"
+    const named = (issue as { params?: { type?: unknown } }).params?.type;
+    const type = typeof named === "string"
+      ? named // a custom rule that names itself, e.g. password_policy
+      : issue.code === "too_big" || issue.code === "too_small"
       ? `${issue.code}.${(issue as { origin?: string }).origin ?? "value"}`
       : issue.code;
     return {

@@ -38,10 +38,36 @@ export async function register(
   ctx: PlatformContext,
   input: { email: string; password: string; full_name: string; company_name: string },
 ): Promise<typeof REGISTERED> {
-  // Hash on every path, so a taken email answers in the same time as a new one.
+  // Hash on every path (the cost a flood of sign-ups pays before its answer); the database
+  // work runs after the answer, so a taken email answers in the same time as a new one.
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock();
+  await ctx.tasks.run("register", () => createAccount(ctx, input, passwordHash, now));
+  return REGISTERED;
+}
+
+/**
+ * Creates the account and mails its link. An address is taken by a verified account or by a
+ * pending one whose link is still valid; a registration abandoned until its link expired no
+ * longer holds the address, so nobody can squat an email they do not own for more than 24 h.
+ */
+async function createAccount(
+  ctx: PlatformContext,
+  input: { email: string; full_name: string; company_name: string },
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom("accounts").select(["id", "status"])
+      .where("email_key", "=", input.email.toLowerCase()).forUpdate().executeTakeFirst();
+    if (existing) {
+      if (existing.status !== "pending_verification") return;
+      const live = await trx.selectFrom("email_tokens").select("id")
+        .where("account_id", "=", existing.id).where("purpose", "=", "verify_email")
+        .where("used_at", "is", null).where("expires_at", ">", now).executeTakeFirst();
+      if (live) return;
+      await trx.deleteFrom("accounts").where("id", "=", existing.id).execute();
+    }
     const created = await trx.insertInto("accounts").values({
       email: input.email,
       password_hash: passwordHash,
@@ -49,7 +75,7 @@ export async function register(
       company_name: input.company_name,
       status: "pending_verification",
       created_at: now,
-    }).onConflict((oc) => oc.column("email").doNothing()).returning("id").executeTakeFirst();
+    }).onConflict((oc) => oc.column("email_key").doNothing()).returning("id").executeTakeFirst();
     if (!created) return;
     await sendToken(
       ctx,
@@ -57,10 +83,9 @@ export async function register(
       created.id,
       "verify_email",
       now,
-      (token) => verificationEmail(input.email, input.full_name, ctx.settings.publicBaseUrl, token),
+      (token) => verificationEmail(input.email, ctx.settings.publicBaseUrl, token),
     );
   });
-  return REGISTERED;
 }
 
 async function sendToken(
@@ -101,10 +126,13 @@ async function redeem(
   if (!hash) return { outcome: "invalid_token" as const };
   const row = await trx.selectFrom("email_tokens as t")
     .innerJoin("accounts as a", "a.id", "t.account_id")
-    .select(["t.id", "t.used_at", "t.expires_at", "a.id as account_id", "a.email", "a.full_name"])
+    .select(["t.id", "t.used_at", "t.expires_at", "a.id as account_id", "a.email"])
     .where("t.token_hash", "=", hash).where("t.purpose", "=", purpose)
     .forUpdate().executeTakeFirst();
-  if (!row || row.used_at !== null || (email !== undefined && row.email !== email)) {
+  if (
+    !row || row.used_at !== null ||
+    (email !== undefined && row.email.toLowerCase() !== email.toLowerCase())
+  ) {
     return { outcome: "invalid_token" as const };
   }
   if (row.expires_at.getTime() <= now.getTime()) return { outcome: "expired_token" as const };
@@ -165,7 +193,7 @@ async function mailTokenIfEligible(
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom("accounts")
-      .select(["id", "status", "full_name"]).where("email", "=", email).forUpdate()
+      .select(["id", "email", "status"]).where("email_key", "=", email.toLowerCase()).forUpdate()
       .executeTakeFirst();
     if (!account) return;
     if (purpose === "verify_email" && account.status !== "pending_verification") return;
@@ -187,21 +215,21 @@ async function mailTokenIfEligible(
       now,
       (token) =>
         purpose === "verify_email"
-          ? verificationEmail(email, account.full_name, ctx.settings.publicBaseUrl, token)
-          : resetEmail(email, account.full_name, ctx.settings.publicBaseUrl, token),
+          ? verificationEmail(account.email, ctx.settings.publicBaseUrl, token)
+          : resetEmail(account.email, ctx.settings.publicBaseUrl, token),
     );
   });
 }
 
 /** Resends a verification email; the answer never says whether the account exists. */
 export async function resendVerification(ctx: PlatformContext, email: string) {
-  await mailTokenIfEligible(ctx, email, "verify_email");
+  await ctx.tasks.run("resend_verification", () => mailTokenIfEligible(ctx, email, "verify_email"));
   return RESEND_ACCEPTED;
 }
 
 /** Sends a reset link; the answer never says whether the account exists. */
 export async function forgotPassword(ctx: PlatformContext, email: string) {
-  await mailTokenIfEligible(ctx, email, "reset_password");
+  await ctx.tasks.run("forgot_password", () => mailTokenIfEligible(ctx, email, "reset_password"));
   return RESET_REQUESTED;
 }
 
@@ -221,6 +249,10 @@ export async function resetPassword(
   token: string,
   newPassword: string,
 ): Promise<typeof PASSWORD_RESET | { status: "invalid_token" | "expired_token" }> {
+  // A forged token is refused before the (deliberately costly) hash is computed.
+  if (!(await emailTokenHash(ctx.keys.emailTokenKey, "reset_password", token))) {
+    return { status: "invalid_token" };
+  }
   const passwordHash = await hashPassword(newPassword);
   const now = ctx.clock();
   return await ctx.db.transaction().execute(async (trx) => {
@@ -242,12 +274,10 @@ export async function resetPassword(
       password_changed_at: now,
       session_epoch: sql`session_epoch + 1`,
     }).where("id", "=", account.account_id).execute();
-    await enqueueEmail(
-      trx,
-      ctx.keys.outboxKey,
-      passwordChangedEmail(account.email, account.full_name),
-      now,
-    );
+    const keys = await trx.selectFrom("api_keys").select(["name", "prefix"])
+      .where("account_id", "=", account.account_id).where("status", "=", "active")
+      .orderBy("name").execute();
+    await enqueueEmail(trx, ctx.keys.outboxKey, passwordChangedEmail(account.email, keys), now);
     const [emailSubject] = await loginSubjects(account.email, "");
     await clearFailures(trx, emailSubject);
     return PASSWORD_RESET;
@@ -277,7 +307,7 @@ export async function login(
   }
   const account = await ctx.db.selectFrom("accounts")
     .select(["id", "password_hash", "status", "session_epoch"])
-    .where("email", "=", email).executeTakeFirst();
+    .where("email_key", "=", email.toLowerCase()).executeTakeFirst();
   const passwordOk = await verifyPassword(account?.password_hash ?? null, password);
   const success = account !== undefined && passwordOk && account.status === "verified";
   await settleAttempt(ctx.db, subjects, now, success);

@@ -204,7 +204,7 @@ export function runAdminCommand(
   return db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom("accounts")
       .select(["id", "email", "status", "created_at", "verified_at"])
-      .where("email", "=", command.email).executeTakeFirst();
+      .where("email_key", "=", command.email.toLowerCase()).executeTakeFirst();
     if (!account) throw new AdminError(`no account with email ${command.email}`);
     const ref = { account_id: Number(account.id), email: account.email };
     if (command.kind === "show") {

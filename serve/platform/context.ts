@@ -7,6 +7,7 @@ import type { BetaPlan } from "./contracts.ts";
 import type { KeyStore } from "../http/auth.ts";
 import type { LimitGate } from "../http/limits.ts";
 import type { UsageMeter } from "../http/metering.ts";
+import type { BackgroundTasks } from "./tasks.ts";
 
 /** Settings taken from the configuration. */
 export interface PlatformSettings {
@@ -14,8 +15,8 @@ export interface PlatformSettings {
   publicBaseUrl: string;
   managementTokenTtlSeconds: number;
   beta: BetaPlan;
-  /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
-  trustProxy: boolean;
+  /** How many proxies of ours append to X-Forwarded-For (0: use the peer address). */
+  trustedProxyHops: number;
 }
 
 /** Dependencies of the platform routes and the runtime middleware. */
@@ -28,4 +29,5 @@ export interface PlatformContext {
   keyStore: KeyStore;
   limits: LimitGate;
   meter: UsageMeter;
+  tasks: BackgroundTasks;
 }

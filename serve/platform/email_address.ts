@@ -19,9 +19,13 @@ export function normalizeEmail(input: string): string | null {
   if (!LOCAL.test(local) || local.startsWith(".") || local.endsWith(".") || local.includes("..")) {
     return null;
   }
+  const rawDomain = trimmed.slice(at + 1).toLowerCase();
+  // Only what can be a host name (IDN letters included) reaches the URL parser, which would
+  // otherwise quietly drop paths, ports and escapes.
+  if (!/^[^\s/?#%:@[\]\\]+$/.test(rawDomain)) return null;
   let domain: string;
   try {
-    domain = new URL(`http://${trimmed.slice(at + 1).toLowerCase()}`).hostname;
+    domain = new URL(`http://${rawDomain}`).hostname;
   } catch {
     return null;
   }

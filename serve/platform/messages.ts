@@ -10,7 +10,6 @@ function link(base: string, path: string, token: string): string {
 /** The verification email sent on registration and on resend. */
 export function verificationEmail(
   to: string,
-  name: string,
   base: string,
   token: string,
 ): OutgoingEmail {
@@ -19,7 +18,7 @@ export function verificationEmail(
     to,
     subject: "Verify your email address",
     text: [
-      `Hello ${name},`,
+      "Hello,",
       "",
       "Confirm your email address to activate your Beta access:",
       "",
@@ -35,13 +34,13 @@ export function verificationEmail(
 }
 
 /** The one-time password reset email. */
-export function resetEmail(to: string, name: string, base: string, token: string): OutgoingEmail {
+export function resetEmail(to: string, base: string, token: string): OutgoingEmail {
   return {
     kind: "reset_password",
     to,
     subject: "Reset your password",
     text: [
-      `Hello ${name},`,
+      "Hello,",
       "",
       "Someone asked to reset the password of your account. To choose a new one, open:",
       "",
@@ -57,17 +56,30 @@ export function resetEmail(to: string, name: string, base: string, token: string
   };
 }
 
-/** The notice sent after a password change (OWASP ASVS 2.2.3). */
-export function passwordChangedEmail(to: string, name: string): OutgoingEmail {
+/**
+ * The notice sent after a password change (OWASP ASVS 2.2.3). It lists the live runtime keys,
+ * which a password change does not revoke, so an owner can revoke any they do not recognise.
+ */
+export function passwordChangedEmail(
+  to: string,
+  keys: { name: string; prefix: string }[],
+): OutgoingEmail {
+  const listed = keys.length === 0 ? ["The account has no active runtime API keys."] : [
+    "These runtime API keys stay active; revoke any you do not recognise with",
+    "POST /api/v1/platform/api-keys/revoke:",
+    ...keys.map((k) => `  - ${k.name} (${k.prefix}...)`),
+  ];
   return {
     kind: "password_changed",
     to,
     subject: "Your password was changed",
     text: [
-      `Hello ${name},`,
+      "Hello,",
       "",
       "The password of your account was just changed, and every management session was",
       "signed out. If this was not you, reset your password now and contact support.",
+      "",
+      ...listed,
     ].join("\n"),
   };
 }

@@ -12,6 +12,7 @@ import { KeyStore, runtimeAuth } from "../http/auth.ts";
 import { LimitGate } from "../http/limits.ts";
 import { UsageMeter } from "../http/metering.ts";
 import { deriveKeys, loadRootSecret } from "./secrets.ts";
+import { BackgroundTasks } from "./tasks.ts";
 import type { PlatformContext } from "./context.ts";
 import { accountRoutes } from "./routes_account.ts";
 import { managementRoutes } from "./routes_manage.ts";
@@ -22,7 +23,7 @@ export type { PlatformContext } from "./context.ts";
 export type PlatformConfig = Pick<
   Config,
   | "AUTH_SECRET"
-  | "TRUST_PROXY"
+  | "TRUSTED_PROXY_HOPS"
   | "MANAGEMENT_TOKEN_TTL_SECONDS"
   | "KEY_CACHE_TTL_MS"
   | "USAGE_FLUSH_MS"
@@ -66,7 +67,7 @@ export async function createPlatform(options: {
     settings: {
       publicBaseUrl: publicBaseUrl(config),
       managementTokenTtlSeconds: config.MANAGEMENT_TOKEN_TTL_SECONDS,
-      trustProxy: config.TRUST_PROXY,
+      trustedProxyHops: config.TRUSTED_PROXY_HOPS,
       beta: {
         days: config.BETA_DAYS,
         ratePerMinute: config.BETA_RATE_PER_MINUTE,
@@ -78,11 +79,13 @@ export async function createPlatform(options: {
     keyStore: new KeyStore(db, config.KEY_CACHE_TTL_MS, clock),
     limits: new LimitGate(db, options.instanceId, clock),
     meter,
+    tasks: new BackgroundTasks(logger),
   };
 }
 
-/** Writes pending usage records and hands back concurrency slots. */
+/** Finishes background work, writes pending usage records and hands back concurrency slots. */
 export async function closePlatform(ctx: PlatformContext): Promise<void> {
+  await ctx.tasks.drain();
   await ctx.meter.close();
   await ctx.limits.close();
 }

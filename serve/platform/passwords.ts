@@ -18,15 +18,27 @@ const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallel
 
 const common = new Set(COMMON_PASSWORDS);
 
+/** Why a password of acceptable length is refused (common, repetitive), or null. */
+export function passwordPolicyProblem(password: string): string | null {
+  const folded = password.toLowerCase();
+  if (common.has(folded)) return "is one of the most commonly used passwords";
+  if (new Set(folded).size <= 2) return "repeats too few distinct characters";
+  return null;
+}
+
+/** Whether the password is the email address itself (compared case-insensitively). */
+export function passwordIsEmail(password: string, email: string): boolean {
+  return password.trim().toLowerCase() === email.trim().toLowerCase();
+}
+
 /** Why a password is refused, or null when it is acceptable. Never includes the password. */
 export function passwordProblem(password: string, email?: string): string | null {
   const length = [...password].length;
   if (length < PASSWORD_MIN) return `must be at least ${PASSWORD_MIN} characters`;
   if (length > PASSWORD_MAX) return `must be at most ${PASSWORD_MAX} characters`;
-  const folded = password.toLowerCase();
-  if (common.has(folded)) return "is one of the most commonly used passwords";
-  if (new Set(folded).size <= 2) return "repeats too few distinct characters";
-  if (email && folded === email.toLowerCase()) return "must not be the email address";
+  const policy = passwordPolicyProblem(password);
+  if (policy) return policy;
+  if (email && passwordIsEmail(password, email)) return "must not be the email address";
   return null;
 }
 

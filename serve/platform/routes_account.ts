@@ -36,10 +36,13 @@ const body = <T extends z.ZodType>(schema: T) => ({
 });
 
 /** The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the peer. */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 64);
+export function clientAddress(c: Context, trustedHops: number): string {
+  if (trustedHops > 0) {
+    // Each of our proxies appends the address it saw; entries further left are the client's
+    // own say and could be anything, so count from the right.
+    const hops = (c.req.header("x-forwarded-for") ?? "").split(",").map((h) => h.trim());
+    const seen = hops[hops.length - trustedHops];
+    if (hops.length >= trustedHops && seen) return seen.slice(0, 64);
   }
   const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
   return info?.remoteAddr?.hostname ?? "unknown";
@@ -132,7 +135,7 @@ export function accountRoutes(ctx: PlatformContext) {
   router.openapi(registerRoute, async (c) => c.json(await register(ctx, c.req.valid("json")), 200));
   router.openapi(loginRoute, async (c) => {
     const { email, password } = c.req.valid("json");
-    const address = clientAddress(c, ctx.settings.trustProxy);
+    const address = clientAddress(c, ctx.settings.trustedProxyHops);
     return c.json(await login(ctx, email, password, address), 200);
   });
   router.openapi(

@@ -1,12 +1,14 @@
 /** Request and response schemas of the platform routes: validation, types and OpenAPI. */
 import { z } from "@hono/zod-openapi";
 import { normalizeEmail } from "./email_address.ts";
-import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from "./passwords.ts";
+import { PASSWORD_MAX, PASSWORD_MIN, passwordIsEmail, passwordPolicyProblem } from "./passwords.ts";
 import { ENTITLEMENTS } from "./entitlements.ts";
 import { FEEDBACK_CATEGORIES } from "./feedback.ts";
 
 // deno-lint-ignore no-control-regex -- control characters are exactly what is refused
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+// deno-lint-ignore no-control-regex -- control characters other than tab and newlines
+const TEXT_WITH_NEWLINES = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 
 /** An email address, normalised (see the description for the rule). */
 export const Email = z.string().min(3).max(254)
@@ -26,12 +28,16 @@ export const Email = z.string().min(3).max(254)
       "the domain (converted to its ASCII form); the local part keeps its case.",
   });
 
-/** A new password: length bounds and the common-password list. */
+/** A new password: length bounds, the common-password list and repetition. */
 export const NewPassword = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX)
   .superRefine((value, ctx) => {
-    const problem = passwordProblem(value);
-    if (problem && !/characters$/.test(problem)) {
-      ctx.addIssue({ code: "custom", message: `Password ${problem}`, params: { rule: "policy" } });
+    const problem = passwordPolicyProblem(value);
+    if (problem) {
+      ctx.addIssue({
+        code: "custom",
+        message: `Password ${problem}`,
+        params: { type: "password_policy" },
+      });
     }
   })
   .openapi({
@@ -51,6 +57,15 @@ export const RegisterRequest = z.object({
   password: NewPassword,
   full_name: Name("Full name"),
   company_name: Name("Company name"),
+}).superRefine((value, ctx) => {
+  if (passwordIsEmail(value.password, value.email)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["password"],
+      message: "Password must not be the email address",
+      params: { type: "password_policy" },
+    });
+  }
 }).openapi("RegisterRequest");
 
 export const RegisterResponse = z.object({
@@ -213,7 +228,8 @@ export const UsageHistory = z.object({
 
 export const FeedbackRequest = z.object({
   category: z.enum(FEEDBACK_CATEGORIES),
-  message: z.string().trim().min(1).max(5000),
+  message: z.string().trim().min(1).max(5000)
+    .regex(TEXT_WITH_NEWLINES, "Must not contain control characters other than tab and newlines"),
   rating: z.number().int().min(1).max(5).optional(),
   related_request_id: z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/, "Must be a request id")
     .optional().openapi({ description: "The X-Request-Id of the response this is about." }),

@@ -15,7 +15,9 @@ CREATE TABLE service_secrets (
 
 CREATE TABLE accounts (
   id BIGSERIAL PRIMARY KEY,
-  email TEXT NOT NULL UNIQUE,
+  email TEXT NOT NULL,
+  -- Addresses differing only in letter case are one mailbox in practice: one account.
+  email_key TEXT GENERATED ALWAYS AS (lower(email)) STORED UNIQUE,
   password_hash TEXT NOT NULL,
   full_name TEXT NOT NULL,
   company_name TEXT NOT NULL,
