@@ -417,3 +417,28 @@ Deno.test("client address behind proxies: counted from the right of X-Forwarded-
   });
   assert.deepEqual(seen, ["10.0.0.3", "10.0.0.2", "203.0.113.7"]);
 });
+
+Deno.test("anti-automation: 50 account requests per address, 5 mails per account and day", () =>
+  withApp(async (t, clock) => {
+    const email = await registerVerified(t); // 1 request from this address
+    for (let i = 0; i < 6; i++) {
+      assert.equal(
+        (await call(t, "POST", "/api/v1/platform/forgot-password", { body: { email } })).status,
+        200,
+      );
+      clock.advance(61_000);
+    }
+    const resets = (await t.outbox()).filter((m) => m.kind === "reset_password");
+    assert.equal(resets.length, 5, "a mailbox gets at most 5 reset links a day");
+    for (let i = 0; i < 43; i++) {
+      const response = await call(t, "POST", "/api/v1/platform/resend-verification", {
+        body: { email: `flood${i}@example.com` },
+      });
+      assert.equal(response.status, 200, `request ${i + 8}`);
+    }
+    const refused = await call(t, "POST", REGISTER, {
+      body: { email: "late@example.com", password: PASSWORD, ...profile },
+    });
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get("retry-after")) > 0);
+  }));

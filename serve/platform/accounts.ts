@@ -21,9 +21,36 @@ import {
 import { passwordChangedEmail, resetEmail, verificationEmail } from "./messages.ts";
 import { provisionBeta } from "./contracts.ts";
 import { claimAttempt, clearFailures, loginSubjects, settleAttempt } from "./throttle.ts";
+import { sha256Text } from "./secrets.ts";
 
 /** A resend or reset email is sent at most this often per account; extra asks are ignored. */
 export const EMAIL_RESEND_INTERVAL_MS = 60_000;
+/** ...and at most this many per account, kind and 24 hours. */
+export const EMAIL_DAILY_MAX = 5;
+
+/** Unauthenticated account requests (register, resend, forgot, reset) per client address. */
+const ACCOUNT_REQUESTS_PER_ADDRESS = 50;
+
+/**
+ * Refuses a client address that sent more than 50 account requests within 15 minutes of each
+ * other (429), whatever the emails: it bounds password hashing and mail a flood can cause,
+ * and says nothing about any account.
+ */
+export async function guardAccountRequests(ctx: PlatformContext, address: string): Promise<void> {
+  const subject = {
+    key: `account-requests:${await sha256Text(address)}`,
+    free: ACCOUNT_REQUESTS_PER_ADDRESS,
+  };
+  const wait = await claimAttempt(ctx.db, [subject], ctx.clock());
+  if (wait > 0) {
+    throw new ApiError(
+      "rate_limited",
+      "too many account requests from this address; try again later",
+      {},
+      { "retry-after": String(Math.ceil(wait / 1000)) },
+    );
+  }
+}
 
 /** The generic registration answer. */
 export const REGISTERED = {
@@ -197,11 +224,13 @@ async function mailTokenIfEligible(
       .executeTakeFirst();
     if (!account) return;
     if (purpose === "verify_email" && account.status !== "pending_verification") return;
-    const recent = await trx.selectFrom("email_tokens").select("id")
+    const sent = await trx.selectFrom("email_tokens").select("created_at")
       .where("account_id", "=", account.id).where("purpose", "=", purpose)
-      .where("created_at", ">", new Date(now.getTime() - EMAIL_RESEND_INTERVAL_MS))
-      .executeTakeFirst();
-    if (recent) return;
+      .where("created_at", ">", new Date(now.getTime() - 86_400_000)).execute();
+    const lastMinute = now.getTime() - EMAIL_RESEND_INTERVAL_MS;
+    if (
+      sent.length >= EMAIL_DAILY_MAX || sent.some((t) => t.created_at.getTime() > lastMinute)
+    ) return; // nobody's mailbox can be flooded through this form
     if (purpose === "verify_email") {
       await trx.updateTable("email_tokens").set({ used_at: now })
         .where("account_id", "=", account.id).where("purpose", "=", purpose)

@@ -19,6 +19,7 @@ import {
 } from "./schemas.ts";
 import {
   forgotPassword,
+  guardAccountRequests,
   login,
   register,
   resendVerification,
@@ -57,7 +58,10 @@ const registerRoute = createRoute({
     "in about the same time. A verification email (link valid 24 h) is sent only when a new " +
     "account is created.",
   request: body(RegisterRequest),
-  responses: { 200: json(RegisterResponse, "Registration accepted."), ...problemResponses(422) },
+  responses: {
+    200: json(RegisterResponse, "Registration accepted."),
+    ...problemResponses(422, 429),
+  },
 });
 
 const loginRoute = createRoute({
@@ -103,7 +107,7 @@ const resendRoute = createRoute({
   description: "Same answer for every email. A pending account gets a new link (earlier " +
     "ones stop working), at most one per minute.",
   request: body(EmailRequest),
-  responses: { 200: json(AcceptedResponse, "Accepted."), ...problemResponses(422) },
+  responses: { 200: json(AcceptedResponse, "Accepted."), ...problemResponses(422, 429) },
 });
 
 const forgotRoute = createRoute({
@@ -114,7 +118,7 @@ const forgotRoute = createRoute({
   description: "Same answer for every email. An existing account gets a link valid for 1 " +
     "hour, at most one per minute.",
   request: body(EmailRequest),
-  responses: { 200: json(AcceptedResponse, "Accepted."), ...problemResponses(422) },
+  responses: { 200: json(AcceptedResponse, "Accepted."), ...problemResponses(422, 429) },
 });
 
 const resetRoute = createRoute({
@@ -126,13 +130,18 @@ const resetRoute = createRoute({
     "management token issued before it stop working, and a notice is emailed. A bad or used " +
     "token is 200 invalid_token, an old one 200 expired_token (as verify-email does).",
   request: body(ResetRequest),
-  responses: { 200: json(ResetResponse, "Reset outcome."), ...problemResponses(422) },
+  responses: { 200: json(ResetResponse, "Reset outcome."), ...problemResponses(422, 429) },
 });
 
 /** The account routes that need no credentials. */
 export function accountRoutes(ctx: PlatformContext) {
   const router = createRouter();
-  router.openapi(registerRoute, async (c) => c.json(await register(ctx, c.req.valid("json")), 200));
+  const guard = (c: Context) =>
+    guardAccountRequests(ctx, clientAddress(c, ctx.settings.trustedProxyHops));
+  router.openapi(registerRoute, async (c) => {
+    await guard(c);
+    return c.json(await register(ctx, c.req.valid("json")), 200);
+  });
   router.openapi(loginRoute, async (c) => {
     const { email, password } = c.req.valid("json");
     const address = clientAddress(c, ctx.settings.trustedProxyHops);
@@ -146,15 +155,16 @@ export function accountRoutes(ctx: PlatformContext) {
     const { email, token } = c.req.valid("json");
     return c.json(await verifyEmail(ctx, token, email), 200);
   });
-  router.openapi(
-    resendRoute,
-    async (c) => c.json(await resendVerification(ctx, c.req.valid("json").email), 200),
-  );
-  router.openapi(
-    forgotRoute,
-    async (c) => c.json(await forgotPassword(ctx, c.req.valid("json").email), 200),
-  );
+  router.openapi(resendRoute, async (c) => {
+    await guard(c);
+    return c.json(await resendVerification(ctx, c.req.valid("json").email), 200);
+  });
+  router.openapi(forgotRoute, async (c) => {
+    await guard(c);
+    return c.json(await forgotPassword(ctx, c.req.valid("json").email), 200);
+  });
   router.openapi(resetRoute, async (c) => {
+    await guard(c);
     const { token, new_password } = c.req.valid("json");
     return c.json(await resetPassword(ctx, token, new_password), 200);
   });
