@@ -19,7 +19,14 @@ import {
 } from "./helpers.ts";
 import { call, loginToken, PASSWORD, registerVerified, signUp, type TestApp } from "./platform.ts";
 import { listNames, withTempDir } from "./fs.ts";
-import { type Admission, type ContractLimits, LimitGate } from "../serve/http/limits.ts";
+import {
+  type Admission,
+  type ContractLimits,
+  LimitGate,
+  REFUSAL_MEMORY_MS,
+} from "../serve/http/limits.ts";
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 import { closePlatform } from "../serve/platform/mod.ts";
 import { fileTransport } from "../serve/email/mailer.ts";
 import { OutboxSender } from "../serve/email/outbox.ts";
@@ -350,6 +357,7 @@ Deno.test("concurrency: close() hands an instance's slots back at once", () =>
     assert.ok((await a.admit(contract)).ok);
     assert.ok(!(await b.admit(contract)).ok);
     await a.close(); // a shutdown with requests still in flight
+    await pause(REFUSAL_MEMORY_MS); // b just heard "full"; it asks again after this long
     const rows = await t.database.db.selectFrom("concurrency_leases").selectAll()
       .where("instance_id", "=", "gate-a").execute();
     assert.deepEqual(rows, []);
@@ -379,6 +387,7 @@ Deno.test("concurrency: a crashed instance's lease blocks until it expires, then
     assert.equal(blocked.reason, "concurrency");
 
     clock.advance(20_001); // the lease ran out: nobody renewed it
+    await pause(REFUSAL_MEMORY_MS);
     const first = await a.admit(contract);
     const second = await a.admit(contract);
     assert.ok(first.ok && second.ok, "an expired lease does not hold slots");
@@ -639,6 +648,34 @@ Deno.test("concurrency: a lowered limit holds at once, even with slots leased be
     assert.ok(first.ok);
     assert.equal(second.ok, false);
     if (first.ok) first.release();
+  } finally {
+    await gate.close();
+    await t.cleanup();
+  }
+});
+
+Deno.test("concurrency: right after a refusal, more refusals do not go to the database", async () => {
+  const t = await testApp({ build: false, env: { BETA_CONCURRENCY: "1" } });
+  const db = t.database.db;
+  const gate = new LimitGate(db, "flooded", t.platform.clock);
+  try {
+    await registerVerified(t);
+    const contract = await onlyContract(db);
+    const held = await gate.admit(contract);
+    assert.ok(held.ok);
+    const other = new LimitGate(db, "other", t.platform.clock);
+    try {
+      assert.equal((await other.admit(contract)).ok, false);
+      let transactions = 0;
+      const transaction = db.transaction.bind(db);
+      Object.assign(db, { transaction: () => (transactions++, transaction()) });
+      for (let i = 0; i < 50; i++) assert.equal((await other.admit(contract)).ok, false);
+      Object.assign(db, { transaction });
+      assert.equal(transactions, 0);
+    } finally {
+      await other.close();
+    }
+    held.release();
   } finally {
     await gate.close();
     await t.cleanup();

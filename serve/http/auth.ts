@@ -34,6 +34,7 @@ export interface KeyRecord {
 }
 
 const MAX_CACHED = 10_000;
+const MAX_UNKNOWN = 1_000;
 
 /** SHA-256 hex of a raw key: what the database stores. */
 export function hashKey(raw: string): string {
@@ -43,6 +44,7 @@ export function hashKey(raw: string): string {
 /** Looks runtime keys up by hash, with a short cache. */
 export class KeyStore {
   #cache = new Map<string, { record: KeyRecord | null; at: number }>();
+  #unknown = new Map<string, { record: null; at: number }>();
   #loading = new Map<string, Promise<KeyRecord | null>>();
   #epoch = 0;
 
@@ -55,7 +57,7 @@ export class KeyStore {
   /** The key with this hash (active or revoked), or null when there is none. */
   lookup(keyHash: string): Promise<KeyRecord | null> {
     const now = this.clock().getTime();
-    const hit = this.#cache.get(keyHash);
+    const hit = this.#cache.get(keyHash) ?? this.#unknown.get(keyHash);
     if (hit && now - hit.at < this.ttlMs) return Promise.resolve(hit.record);
     // Requests in flight when an entry expires share one database read.
     const shared = this.#loading.get(keyHash);
@@ -106,10 +108,13 @@ export class KeyStore {
       : null;
     // A revocation while this read was running may not be in what it read: don't cache it.
     if (this.ttlMs > 0 && epoch === this.#epoch) {
-      if (this.#cache.size >= MAX_CACHED) {
-        this.#cache.delete(this.#cache.keys().next().value!);
+      // Unknown keys (anyone can make well-formed ones) get a small cache of their own, so a
+      // stream of them cannot push real keys out.
+      const cache = record ? this.#cache : this.#unknown;
+      if (cache.size >= (record ? MAX_CACHED : MAX_UNKNOWN)) {
+        cache.delete(cache.keys().next().value!);
       }
-      this.#cache.set(keyHash, { record, at: now });
+      cache.set(keyHash, { record, at: now });
     }
     return record;
   }

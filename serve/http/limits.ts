@@ -76,12 +76,16 @@ interface ContractState {
   peak: number;
   /** The contract's concurrency limit as last seen. */
   limit: number;
+  /** When the shared count last refused this instance a slot. */
+  refusedAt: number;
 }
 
 const LEASE_TTL_MS = 30_000;
 const HEARTBEAT_MS = 10_000;
 const SHRINK_AFTER_MS = 1_000;
 const BUSY_MS = 250;
+/** After the shared count refuses a slot, further requests are refused locally this long. */
+export const REFUSAL_MEMORY_MS = 200;
 
 /** Start of the UTC minute holding `t`. */
 export function minuteStart(t: number): number {
@@ -130,6 +134,7 @@ export class LimitGate {
         shrinkTimer: null,
         peak: 0,
         limit: Number.MAX_SAFE_INTEGER,
+        refusedAt: -Infinity,
       };
       this.#state.set(id, state);
     }
@@ -336,8 +341,15 @@ export class LimitGate {
         await state.leasing;
         continue;
       }
+      // Just refused by the shared count: refuse locally for a moment instead of sending a
+      // flood of refused requests to the database one row-locked transaction at a time.
+      // (Real elapsed time, not the service clock: this is pacing, not a limit's semantics.)
+      if (performance.now() - state.refusedAt < REFUSAL_MEMORY_MS) return false;
       state.leasing = this.#leaseSlot(contract, state).finally(() => state.leasing = null);
-      if (!(await state.leasing)) return false;
+      if (!(await state.leasing)) {
+        state.refusedAt = performance.now();
+        return false;
+      }
     }
   }
 
