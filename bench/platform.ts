@@ -175,6 +175,7 @@ async function latencyPart(quick: boolean): Promise<void> {
     const email = `bench-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const signer = await wire();
     const { key, keyId } = await signUp(signer.send, email, async () => {
+      await signer.platform.tasks.drain(); // registration writes its email after answering
       const mail = await db.selectFrom("email_outbox").select("body_encrypted")
         .where("recipient", "=", email).where("kind", "=", "verify_email")
         .orderBy("id", "desc").executeTakeFirstOrThrow();
