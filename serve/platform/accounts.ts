@@ -41,7 +41,7 @@ export async function guardAccountRequests(ctx: PlatformContext, address: string
     key: `account-requests:${await sha256Text(address)}`,
     free: ACCOUNT_REQUESTS_PER_ADDRESS,
   };
-  const wait = await claimAttempt(ctx.db, [subject], ctx.clock());
+  const { wait } = await claimAttempt(ctx.db, [subject], ctx.clock());
   if (wait > 0) {
     throw new ApiError(
       "rate_limited",
@@ -325,13 +325,13 @@ export async function login(
 ): Promise<IssuedToken> {
   const now = ctx.clock();
   const subjects = await loginSubjects(email, clientAddress);
-  const wait = await claimAttempt(ctx.db, subjects, now);
-  if (wait > 0) {
+  const claim = await claimAttempt(ctx.db, subjects, now);
+  if (claim.wait > 0) {
     throw new ApiError(
       "rate_limited",
       "too many failed sign-in attempts; try again later",
       {},
-      { "retry-after": String(Math.ceil(wait / 1000)) },
+      { "retry-after": String(Math.ceil(claim.wait / 1000)) },
     );
   }
   const account = await ctx.db.selectFrom("accounts")
@@ -339,7 +339,7 @@ export async function login(
     .where("email_key", "=", email.toLowerCase()).executeTakeFirst();
   const passwordOk = await verifyPassword(account?.password_hash ?? null, password);
   const success = account !== undefined && passwordOk && account.status === "verified";
-  await settleAttempt(ctx.db, subjects, now, success);
+  await settleAttempt(ctx.db, subjects, claim, now, success);
   if (!success) {
     throw new ApiError(
       "unauthorized",

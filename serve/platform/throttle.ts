@@ -1,13 +1,17 @@
 /**
- * Sign-in throttling. Attempts are counted per normalised email (whether or not an account
- * has it, so a lock reveals nothing) and per client address, in Postgres so every instance
- * sees them. Each attempt is counted atomically *before* its password is checked, so
- * parallel guesses cannot slip past the count; a successful login takes its attempt back.
- * Limits: after 5 failed attempts for one email, or 20 from one address, within 15 minutes of
- * each other, the subject is locked for 30 seconds, doubling with each further failure up to
- * 15 minutes. While locked, attempts are refused with 429 before any password is checked.
+ * Sign-in and account-request throttling, in Postgres so every instance sees it. Attempts are
+ * counted per subject (a case-folded email, whether or not an account has it, so a lock
+ * reveals nothing; a client address) inside one transaction that locks the subjects' rows,
+ * so the decision and the count are a single step and parallel attempts cannot slip past it.
+ *
+ * Rules: a subject may have `free` attempts (5 per email, 20 per address for logins) within
+ * 15 minutes of its last failure. The attempt that would exceed them is refused and locks the
+ * subject for 30 s; after a lock ends one attempt may go ahead, and while it runs the next
+ * lock (doubled, up to 15 minutes) is already in place, so attempts alongside it are refused.
+ * A refusal on any subject counts on none. A successful login gives its attempt back and
+ * undoes what it changed, so successes never hold a window open or lock anyone.
  */
-import { type Kysely, sql } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../stores/schema.ts";
 import { sha256Text } from "./secrets.ts";
 
@@ -36,68 +40,105 @@ function lockFor(failures: number, free: number): number {
   return Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** Math.max(0, failures - free));
 }
 
-/**
- * Counts an attempt for every subject, atomically. Returns how long the caller must wait
- * (0: go ahead and check the password). A locked subject's count is left alone; an attempt
- * beyond the allowance (a burst that raced past the lock) locks the subject and is refused.
- */
-export async function claimAttempt(
-  db: Kysely<DB>,
-  subjects: Subject[],
-  now: Date,
-): Promise<number> {
-  const windowStart = new Date(now.getTime() - WINDOW_MS);
-  let wait = 0;
-  for (const subject of subjects) {
-    const result = await sql<{ failures: number; locked_until: Date | null }>`
-      INSERT INTO login_throttle (subject, failures, last_failure_at)
-      VALUES (${subject.key}, 1, ${now})
-      ON CONFLICT (subject) DO UPDATE SET
-        failures = CASE
-          WHEN login_throttle.locked_until > ${now} THEN login_throttle.failures
-          WHEN login_throttle.last_failure_at < ${windowStart} THEN 1
-          ELSE login_throttle.failures + 1 END,
-        last_failure_at = CASE WHEN login_throttle.locked_until > ${now}
-          THEN login_throttle.last_failure_at ELSE ${now} END
-      RETURNING failures, locked_until`.execute(db);
-    const { failures, locked_until } = result.rows[0];
-    if (locked_until && locked_until.getTime() > now.getTime()) {
-      wait = Math.max(wait, locked_until.getTime() - now.getTime());
-    } else if (failures > subject.free) {
-      // Over the allowance. With no lock yet this is a burst that raced past the count: refuse.
-      // After an expired lock one attempt may go ahead, but the next lock is set now, so
-      // attempts running alongside it are refused.
-      const until = new Date(now.getTime() + lockFor(failures, subject.free));
-      await db.updateTable("login_throttle").set({ locked_until: until })
-        .where("subject", "=", subject.key).execute();
-      if (!locked_until) wait = Math.max(wait, until.getTime() - now.getTime());
-    }
-  }
-  return wait;
+interface Row {
+  subject: string;
+  failures: number;
+  last_failure_at: Date;
+  locked_until: Date | null;
 }
 
-/** Settles a claimed attempt: a success takes it back; a failure may lock the subject. */
+/** A claimed attempt: the wait (0: go ahead) and the rows as they were, for settling. */
+export interface Claim {
+  wait: number;
+  before: Row[];
+}
+
+async function lockRows(trx: Transaction<DB>, subjects: Subject[], now: Date): Promise<Row[]> {
+  const keys = subjects.map((s) => s.key).sort(); // one lock order for every caller
+  await trx.insertInto("login_throttle")
+    .values(keys.map((subject) => ({ subject, failures: 0, last_failure_at: now })))
+    .onConflict((oc) => oc.column("subject").doNothing()).execute();
+  return await trx.selectFrom("login_throttle").selectAll().where("subject", "in", keys)
+    .orderBy("subject").forUpdate().execute();
+}
+
+function write(trx: Transaction<DB>, row: Row) {
+  return trx.updateTable("login_throttle").set({
+    failures: row.failures,
+    last_failure_at: row.last_failure_at,
+    locked_until: row.locked_until,
+  }).where("subject", "=", row.subject).execute();
+}
+
+/** Decides and counts one attempt for every subject, atomically. */
+export async function claimAttempt(db: Kysely<DB>, subjects: Subject[], now: Date): Promise<Claim> {
+  const t = now.getTime();
+  return await db.transaction().execute(async (trx) => {
+    const before = await lockRows(trx, subjects, now);
+    const rows = before.map((row) =>
+      row.last_failure_at.getTime() < t - WINDOW_MS
+        ? { ...row, failures: 0, locked_until: null } // the window passed: start afresh
+        : { ...row }
+    );
+    let wait = 0;
+    for (const row of rows) {
+      const free = subjects.find((s) => s.key === row.subject)!.free;
+      if (row.locked_until && row.locked_until.getTime() > t) {
+        wait = Math.max(wait, row.locked_until.getTime() - t);
+      } else if (row.failures >= free && !row.locked_until) {
+        // The allowance is used up and no lock was served yet: lock now, refuse.
+        row.locked_until = new Date(t + lockFor(row.failures, free));
+        wait = Math.max(wait, row.locked_until.getTime() - t);
+      }
+    }
+    if (wait > 0) {
+      for (const row of rows) await write(trx, row); // counts nothing, keeps any new lock
+      return { wait, before };
+    }
+    for (const row of rows) {
+      const free = subjects.find((s) => s.key === row.subject)!.free;
+      row.failures += 1;
+      row.last_failure_at = now;
+      // Past the allowance (one attempt after a served lock): the next lock is already set.
+      row.locked_until = row.failures > free ? new Date(t + lockFor(row.failures, free)) : null;
+      await write(trx, row);
+    }
+    return { wait: 0, before };
+  });
+}
+
+/**
+ * Settles a claimed attempt. A failure at or past the allowance locks the subject. A success
+ * restores each row as the claim found it (minus nothing: the attempt is given back), except
+ * that the email's failures are forgotten altogether.
+ */
 export async function settleAttempt(
   db: Kysely<DB>,
   subjects: Subject[],
+  claim: Claim,
   now: Date,
   success: boolean,
 ): Promise<void> {
-  for (const subject of subjects) {
-    if (success) {
-      await db.updateTable("login_throttle")
-        .set({ failures: sql`GREATEST(failures - 1, 0)`, locked_until: null })
-        .where("subject", "=", subject.key).execute();
-      continue;
+  await db.transaction().execute(async (trx) => {
+    const rows = await lockRows(trx, subjects, now);
+    for (const row of rows) {
+      const free = subjects.find((s) => s.key === row.subject)!.free;
+      if (success) {
+        const before = claim.before.find((b) => b.subject === row.subject)!;
+        await write(trx, {
+          ...row,
+          failures: Math.max(0, row.failures - 1),
+          last_failure_at: before.last_failure_at,
+          locked_until: row.failures - 1 > free ? row.locked_until : before.locked_until,
+        });
+      } else if (row.failures >= free) {
+        const until = new Date(now.getTime() + lockFor(row.failures, free));
+        if (!row.locked_until || row.locked_until < until) {
+          await write(trx, { ...row, locked_until: until });
+        }
+      }
     }
-    const row = await db.selectFrom("login_throttle").select("failures")
-      .where("subject", "=", subject.key).executeTakeFirst();
-    if (row && row.failures >= subject.free) {
-      await db.updateTable("login_throttle")
-        .set({ locked_until: new Date(now.getTime() + lockFor(row.failures, subject.free)) })
-        .where("subject", "=", subject.key).execute();
-    }
-  }
+  });
 }
 
 /** Forgets a subject's failures (after a successful login or a password reset). */
