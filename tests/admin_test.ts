@@ -161,6 +161,7 @@ async function seed(db: Kysely<DB>, now = NOW): Promise<Seeded> {
   const account = (email: string) =>
     db.insertInto("accounts").values({
       email,
+      email_key: email.toLowerCase(),
       password_hash: "$argon2id$secret-password-hash",
       full_name: "Ops Person",
       company_name: "Example Ltd",

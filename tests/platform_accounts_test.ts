@@ -442,3 +442,41 @@ Deno.test("anti-automation: 50 account requests per address, 5 mails per account
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get("retry-after")) > 0);
   }));
+
+Deno.test("squatting: resending does not extend a registration; Unicode case folds one way", () =>
+  withApp(async (t, clock) => {
+    await call(t, "POST", REGISTER, {
+      body: { email: "owner@example.com", password: "squatters-own-passphrase", ...profile },
+    });
+    clock.advance(23 * 3_600_000);
+    await call(t, "POST", "/api/v1/platform/resend-verification", {
+      body: { email: "owner@example.com" },
+    });
+    assert.equal((await t.outbox()).length, 2, "a resend within the day is sent");
+    clock.advance(2 * 3_600_000); // 25 h after registering, 2 h after the resend
+    await call(t, "POST", "/api/v1/platform/resend-verification", {
+      body: { email: "owner@example.com" },
+    });
+    assert.equal((await t.outbox()).length, 2, "a lapsed registration is not resent");
+    await call(t, "POST", REGISTER, {
+      body: { email: "owner@example.com", password: PASSWORD, ...profile },
+    });
+    assert.equal((await t.outbox()).length, 3, "the lapsed registration no longer holds it");
+
+    // A dotted capital I folds differently in Postgres and JavaScript; the key is the
+    // service's own, so the plain address is not blocked by the dotted one.
+    await call(t, "POST", REGISTER, {
+      body: { email: "\u0130nci@example.com", password: "squatters-own-passphrase", ...profile },
+    });
+    await call(t, "POST", REGISTER, {
+      body: { email: "inci@example.com", password: PASSWORD, ...profile },
+    });
+    const to = (await t.outbox()).map((m) => m.to);
+    assert.ok(to.includes("inci@example.com"));
+    const token = tokenFromEmail((await t.outbox()).find((m) => m.to === "inci@example.com")!.text);
+    await call(t, "GET", `/api/v1/platform/verify-email?token=${encodeURIComponent(token)}`);
+    const login = await call(t, "POST", "/api/v1/platform/login", {
+      body: { email: "inci@example.com", password: PASSWORD },
+    });
+    assert.equal(login.status, 200);
+  }));

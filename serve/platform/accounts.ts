@@ -22,11 +22,14 @@ import { passwordChangedEmail, resetEmail, verificationEmail } from "./messages.
 import { provisionBeta } from "./contracts.ts";
 import { claimAttempt, clearFailures, loginSubjects, settleAttempt } from "./throttle.ts";
 import { sha256Text } from "./secrets.ts";
+import { emailKey } from "./email_address.ts";
 
 /** A resend or reset email is sent at most this often per account; extra asks are ignored. */
 export const EMAIL_RESEND_INTERVAL_MS = 60_000;
 /** ...and at most this many per account, kind and 24 hours. */
 export const EMAIL_DAILY_MAX = 5;
+/** An unverified registration holds its address (and can be resent) this long. */
+export const REGISTRATION_TTL_MS = 24 * 3_600_000;
 
 /** Unauthenticated account requests (register, resend, forgot, reset) per client address. */
 const ACCOUNT_REQUESTS_PER_ADDRESS = 50;
@@ -75,8 +78,8 @@ export async function register(
 
 /**
  * Creates the account and mails its link. An address is taken by a verified account or by a
- * pending one whose link is still valid; a registration abandoned until its link expired no
- * longer holds the address, so nobody can squat an email they do not own for more than 24 h.
+ * registration younger than 24 hours; an older unverified one has lapsed (resending does not
+ * extend it), so a squat on an email one cannot read lapses within a day.
  */
 async function createAccount(
   ctx: PlatformContext,
@@ -85,18 +88,17 @@ async function createAccount(
   now: Date,
 ): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom("accounts").select(["id", "status"])
-      .where("email_key", "=", input.email.toLowerCase()).forUpdate().executeTakeFirst();
+    const existing = await trx.selectFrom("accounts").select(["id", "status", "created_at"])
+      .where("email_key", "=", emailKey(input.email)).forUpdate().executeTakeFirst();
     if (existing) {
       if (existing.status !== "pending_verification") return;
-      const live = await trx.selectFrom("email_tokens").select("id")
-        .where("account_id", "=", existing.id).where("purpose", "=", "verify_email")
-        .where("used_at", "is", null).where("expires_at", ">", now).executeTakeFirst();
-      if (live) return;
+      if (existing.created_at.getTime() > now.getTime() - REGISTRATION_TTL_MS) return;
+      // The registration lapsed unverified: it no longer holds the address.
       await trx.deleteFrom("accounts").where("id", "=", existing.id).execute();
     }
     const created = await trx.insertInto("accounts").values({
       email: input.email,
+      email_key: emailKey(input.email),
       password_hash: passwordHash,
       full_name: input.full_name,
       company_name: input.company_name,
@@ -158,7 +160,7 @@ async function redeem(
     .forUpdate().executeTakeFirst();
   if (
     !row || row.used_at !== null ||
-    (email !== undefined && row.email.toLowerCase() !== email.toLowerCase())
+    (email !== undefined && emailKey(row.email) !== emailKey(email))
   ) {
     return { outcome: "invalid_token" as const };
   }
@@ -220,17 +222,23 @@ async function mailTokenIfEligible(
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom("accounts")
-      .select(["id", "email", "status"]).where("email_key", "=", email.toLowerCase()).forUpdate()
+      .select(["id", "email", "status", "created_at"]).where("email_key", "=", emailKey(email))
+      .forUpdate()
       .executeTakeFirst();
     if (!account) return;
-    if (purpose === "verify_email" && account.status !== "pending_verification") return;
+    if (
+      purpose === "verify_email" &&
+      (account.status !== "pending_verification" ||
+        account.created_at.getTime() <= now.getTime() - REGISTRATION_TTL_MS)
+    ) return; // verified, or lapsed: register again
     const sent = await trx.selectFrom("email_tokens").select("created_at")
       .where("account_id", "=", account.id).where("purpose", "=", purpose)
       .where("created_at", ">", new Date(now.getTime() - 86_400_000)).execute();
-    const lastMinute = now.getTime() - EMAIL_RESEND_INTERVAL_MS;
-    if (
-      sent.length >= EMAIL_DAILY_MAX || sent.some((t) => t.created_at.getTime() > lastMinute)
-    ) return; // nobody's mailbox can be flooded through this form
+    // Nobody's mailbox can be flooded through these forms: at most one mail a minute, and past
+    // five a day at most one an hour (so a flood cannot lock the owner out of recovery).
+    const since = (ms: number) => sent.some((t) => t.created_at.getTime() > now.getTime() - ms);
+    if (since(EMAIL_RESEND_INTERVAL_MS)) return;
+    if (sent.length >= EMAIL_DAILY_MAX && since(3_600_000)) return;
     if (purpose === "verify_email") {
       await trx.updateTable("email_tokens").set({ used_at: now })
         .where("account_id", "=", account.id).where("purpose", "=", purpose)
@@ -336,7 +344,7 @@ export async function login(
   }
   const account = await ctx.db.selectFrom("accounts")
     .select(["id", "password_hash", "status", "session_epoch"])
-    .where("email_key", "=", email.toLowerCase()).executeTakeFirst();
+    .where("email_key", "=", emailKey(email)).executeTakeFirst();
   const passwordOk = await verifyPassword(account?.password_hash ?? null, password);
   const success = account !== undefined && passwordOk && account.status === "verified";
   await settleAttempt(ctx.db, subjects, claim, now, success);

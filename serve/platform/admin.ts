@@ -13,7 +13,7 @@ import {
   listContracts,
 } from "./contracts.ts";
 import { type Entitlement, ENTITLEMENTS, isEntitlement } from "./entitlements.ts";
-import { normalizeEmail } from "./email_address.ts";
+import { emailKey, normalizeEmail } from "./email_address.ts";
 import { keyView, listKeys } from "./api_keys.ts";
 
 /** The limits an operator may set, with the bounds the configuration also enforces. */
@@ -204,7 +204,7 @@ export function runAdminCommand(
   return db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom("accounts")
       .select(["id", "email", "status", "created_at", "verified_at"])
-      .where("email_key", "=", command.email.toLowerCase()).executeTakeFirst();
+      .where("email_key", "=", emailKey(command.email)).executeTakeFirst();
     if (!account) throw new AdminError(`no account with email ${command.email}`);
     const ref = { account_id: Number(account.id), email: account.email };
     if (command.kind === "show") {

@@ -35,3 +35,8 @@ export function normalizeEmail(input: string): string | null {
   const email = `${local}@${domain}`;
   return email.length <= 254 ? email : null;
 }
+
+/** The key that makes addresses differing only in case one account. */
+export function emailKey(email: string): string {
+  return email.toLowerCase();
+}

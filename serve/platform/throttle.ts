@@ -14,6 +14,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../stores/schema.ts";
 import { sha256Text } from "./secrets.ts";
+import { emailKey } from "./email_address.ts";
 
 /** Free failures per subject kind before locking starts. */
 export const FREE_FAILURES = { email: 5, address: 20 } as const;
@@ -30,7 +31,7 @@ export interface Subject {
 /** The subjects of a login attempt: the email (case-folded) and the client address. */
 export async function loginSubjects(email: string, address: string): Promise<Subject[]> {
   return [
-    { key: `email:${await sha256Text(email.toLowerCase())}`, free: FREE_FAILURES.email },
+    { key: `email:${await sha256Text(emailKey(email))}`, free: FREE_FAILURES.email },
     { key: `address:${await sha256Text(address)}`, free: FREE_FAILURES.address },
   ];
 }

@@ -30,8 +30,8 @@ export interface ServiceSecretsTable {
 export interface AccountsTable {
   id: Generated<string>;
   email: string;
-  /** lower(email), generated: the unique key. */
-  email_key: Generated<string>;
+  /** emailKey(email): the unique key. */
+  email_key: string;
   password_hash: string;
   full_name: string;
   company_name: string;

@@ -16,8 +16,10 @@ CREATE TABLE service_secrets (
 CREATE TABLE accounts (
   id BIGSERIAL PRIMARY KEY,
   email TEXT NOT NULL,
-  -- Addresses differing only in letter case are one mailbox in practice: one account.
-  email_key TEXT GENERATED ALWAYS AS (lower(email)) STORED UNIQUE,
+  -- Addresses differing only in letter case are one mailbox in practice: one account. The
+  -- service computes the key (emailKey), so lookups and the stored key can never disagree
+  -- the way JavaScript's and Postgres' case folding do (e.g. for a dotted capital I).
+  email_key TEXT NOT NULL UNIQUE,
   password_hash TEXT NOT NULL,
   full_name TEXT NOT NULL,
   company_name TEXT NOT NULL,
