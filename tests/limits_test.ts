@@ -681,3 +681,27 @@ Deno.test("concurrency: right after a refusal, more refusals do not go to the da
     await t.cleanup();
   }
 });
+
+Deno.test("concurrency: a lowered limit holds across instances that held slots before", () =>
+  withSharedDatabase(async (shared, clock) => {
+    const t = await testApp({ build: false, database: shared.database, clock: clock.now });
+    const a = new LimitGate(shared.database.db, "low-a", clock.now);
+    const b = new LimitGate(shared.database.db, "low-b", clock.now);
+    try {
+      await registerVerified(t);
+      const contract = { ...(await onlyContract(shared.database.db)), concurrency: 4 };
+      const held = [await a.admit(contract), await a.admit(contract), await b.admit(contract)];
+      held.push(await b.admit(contract));
+      assert.ok(held.every((h) => h.ok));
+      for (const h of held) if (h.ok) h.release();
+      const lowered = { ...contract, concurrency: 2 };
+      const now = [await a.admit(lowered), await b.admit(lowered), await a.admit(lowered)];
+      now.push(await b.admit(lowered));
+      assert.equal(now.filter((n) => n.ok).length, 2, "two in flight across both instances");
+      for (const n of now) if (n.ok) n.release();
+    } finally {
+      await a.close();
+      await b.close();
+      await t.cleanup();
+    }
+  }));

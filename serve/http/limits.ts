@@ -144,6 +144,14 @@ export class LimitGate {
   /** Admits one request for the contract, or says which limit refused it and for how long. */
   async admit(contract: ContractLimits): Promise<Admission> {
     const state = this.#contract(contract.id);
+    if (contract.concurrency < state.limit && state.slots > state.active) {
+      // The limit was lowered: give back idle slots, so new requests lease against the
+      // shared count again and the lower limit holds across instances, not just here.
+      state.slots = state.active;
+      await this.db.updateTable("concurrency_leases").set({ slots: state.slots })
+        .where("contract_id", "=", contract.id).where("instance_id", "=", this.instanceId)
+        .execute();
+    }
     state.limit = contract.concurrency;
     if (!(await this.#acquireSlot(contract, state))) {
       const { minute, month } = this.#windows(contract, state);
