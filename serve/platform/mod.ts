@@ -85,7 +85,7 @@ export async function createPlatform(options: {
 
 /** Finishes background work, writes pending usage records and hands back concurrency slots. */
 export async function closePlatform(ctx: PlatformContext): Promise<void> {
-  await ctx.tasks.drain();
+  await ctx.tasks.close();
   await ctx.meter.close();
   await ctx.limits.close();
 }

@@ -11,11 +11,15 @@ const MAX_QUEUED = 1000;
 /** Tracks background work. */
 export class BackgroundTasks {
   #running = new Set<Promise<void>>();
+  #closed = false;
 
   constructor(private readonly logger: Logger) {}
 
   /** Starts `work`; resolves at once unless too much is already running. */
   async run(name: string, work: () => Promise<void>): Promise<void> {
+    // After close (a request outliving the shutdown grace) the work runs before answering,
+    // so a failure reaches the client as an error instead of vanishing into a log.
+    if (this.#closed) return await work();
     const task: Promise<void> = work()
       .catch((error) =>
         this.logger.error("background task failed", {
@@ -26,6 +30,12 @@ export class BackgroundTasks {
       .finally(() => this.#running.delete(task));
     this.#running.add(task);
     if (this.#running.size > MAX_QUEUED) await task;
+  }
+
+  /** Runs later work inline, then waits for what is running. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.drain();
   }
 
   /** Waits until every task started so far (and any they start) has finished. */
