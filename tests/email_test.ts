@@ -520,3 +520,44 @@ Deno.test("default backoff doubles from 5 s to a 30 min cap; errors are describe
   assert.equal(text.length, 300);
   assert.ok(text.startsWith("Error ECONNECTION: xxx"));
 });
+
+Deno.test("a recipient the server refuses for good is not retried, and its body is erased", async () => {
+  await withDatabase(async (db) => {
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      closeTimeout: 1000,
+      onRcptTo(address, _session, callback) {
+        if (address.address.startsWith("gone@")) {
+          const refusal = Object.assign(new Error("no such mailbox"), { responseCode: 550 });
+          return callback(refusal);
+        }
+        callback();
+      },
+      onData(stream, _session, callback) {
+        stream.on("data", () => {});
+        stream.on("end", () => callback());
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const port = (server.server.address() as AddressInfo).port;
+    const transport = smtpTransport(`smtp://127.0.0.1:${port}`);
+    try {
+      const { clock, advance } = fakeClock();
+      await enqueueEmail(db, outboxKey, email("gone@example.com"), clock());
+      await enqueueEmail(db, outboxKey, email("here@example.com"), clock());
+      const outbox = sender(db, transport, { clock });
+      assert.deepEqual(await outbox.deliverDue(), { sent: 1, failed: 1 });
+      const [gone, here] = await outboxRows(db);
+      assert.ok(gone.failed_at, "marked failed");
+      assert.equal(gone.body_encrypted, null);
+      assert.match(gone.last_error ?? "", /550|no such mailbox/);
+      assert.ok(here.sent_at);
+      advance(24 * 3_600_000);
+      assert.deepEqual(await outbox.deliverDue(), { sent: 0, failed: 0 }, "never retried");
+    } finally {
+      await transport.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -41,6 +41,16 @@ export function defaultBackoff(attempt: number): number {
   return Math.round(base * (0.9 + Math.random() * 0.2));
 }
 
+/**
+ * Whether an SMTP error refuses the recipient for good: a 5xx reply to RCPT TO (unknown
+ * mailbox, policy). Other 5xx (authentication, configuration) and 4xx are worth retrying.
+ */
+export function isPermanentRejection(error: unknown): boolean {
+  const e = error as { responseCode?: unknown; command?: unknown };
+  return typeof e?.responseCode === "number" && e.responseCode >= 500 && e.responseCode < 600 &&
+    typeof e.command === "string" && /^RCPT/i.test(e.command);
+}
+
 /** A short, body-free description of a delivery error for logs and `last_error`. */
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error).slice(0, 300);
@@ -139,7 +149,7 @@ export class OutboxSender {
       UPDATE email_outbox SET attempts = attempts + 1, next_attempt_at = ${leaseEnd}
       WHERE id IN (
         SELECT id FROM email_outbox
-        WHERE sent_at IS NULL AND next_attempt_at <= ${claimedAt}
+        WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ${claimedAt}
         ORDER BY id LIMIT ${batchSize}
         FOR UPDATE SKIP LOCKED)
       RETURNING id::text AS id, kind, recipient, subject, body_encrypted, attempts`.execute(db);
@@ -167,6 +177,19 @@ export class OutboxSender {
       await transport.send({ kind: row.kind, to: row.recipient, subject: row.subject, text }, from);
     } catch (error) {
       const description = describeError(error);
+      if (isPermanentRejection(error)) {
+        // Retrying cannot help a recipient the server refuses for good; the body goes too.
+        await db.updateTable("email_outbox")
+          .set({ failed_at: this.#clock(), body_encrypted: null, last_error: description })
+          .where("id", "=", row.id).where("attempts", "=", row.attempts)
+          .where("sent_at", "is", null).execute();
+        logger.error("email recipient refused for good; not retrying", {
+          email_id: row.id,
+          kind: row.kind,
+          error: description,
+        });
+        return false;
+      }
       const retryAt = new Date(this.#clock().getTime() + this.#backoff(row.attempts));
       // Only while the claim is still ours: never overwrite a row another sender took over.
       await db.updateTable("email_outbox")

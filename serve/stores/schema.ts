@@ -147,6 +147,7 @@ export interface EmailOutboxTable {
   last_error: string | null;
   created_at: Date;
   sent_at: Date | null;
+  failed_at: Generated<Date | null>;
 }
 
 /** The database as Kysely sees it. */

@@ -151,7 +151,10 @@ CREATE TABLE email_outbox (
   next_attempt_at TIMESTAMPTZ NOT NULL,
   last_error TEXT,
   created_at TIMESTAMPTZ NOT NULL,
-  sent_at TIMESTAMPTZ
+  sent_at TIMESTAMPTZ,
+  -- Set when the receiving server refused the recipient for good (SMTP 5xx at RCPT TO).
+  failed_at TIMESTAMPTZ
 );
 
-CREATE INDEX email_outbox_pending ON email_outbox (next_attempt_at) WHERE sent_at IS NULL;
+CREATE INDEX email_outbox_pending ON email_outbox (next_attempt_at)
+  WHERE sent_at IS NULL AND failed_at IS NULL;
