@@ -13,6 +13,7 @@ import { validationHook } from "./http/validation.ts";
 import { healthRoutes, runtimeHealthRoutes } from "./health/mod.ts";
 import { API_VERSION, registerDocs } from "./docs/mod.ts";
 import { type PlatformContext, platformRoutes, runtimeMiddleware } from "./platform/mod.ts";
+import { registerResetPage } from "./platform/reset_page.ts";
 
 /** Everything the app needs; tests pass their own. */
 export interface AppDeps {
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/", platformRoutes(deps.platform));
   app.route("/", runtimeHealthRoutes(deps.artifacts, runtime, API_VERSION));
   registerDocs(app);
+  registerResetPage(app);
 
   const allowed = methodIndex(app);
   app.notFound((c) => {

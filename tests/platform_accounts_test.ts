@@ -480,3 +480,20 @@ Deno.test("squatting: resending does not extend a registration; Unicode case fol
     });
     assert.equal(login.status, 200);
   }));
+
+Deno.test("the reset link opens a page of this server that loads nothing from elsewhere", () =>
+  withApp(async (t) => {
+    const page = await t.app.request("/reset-password?token=abc");
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'/);
+    assert.equal(page.headers.get("referrer-policy"), "no-referrer");
+    const html = await page.text();
+    assert.ok(!/<script>[^<]/.test(html), "no inline script");
+    assert.ok(!/https?:\/\//.test(html), "nothing from another host");
+    const script = await t.app.request("/reset-password/app.js");
+    assert.equal(script.status, 200);
+    assert.match(await script.text(), /\/api\/v1\/platform\/reset-password/);
+  }));
