@@ -279,31 +279,12 @@ export class LimitGate {
       a.lastClaimAt = now;
       return a.lease;
     };
-    const claims: Promise<void>[] = [];
-    if (needMinute) {
-      const a = state.minute;
-      claims.push(
-        this.#claimWindow(
-          contract.id,
-          "minute",
-          a,
-          ask(a, contract.rate_per_minute),
-          contract.rate_per_minute,
-        ),
-      );
-    }
-    if (needMonth) {
-      const a = state.month;
-      claims.push(
-        this.#claimWindow(
-          contract.id,
-          "month",
-          a,
-          ask(a, contract.monthly_quota),
-          contract.monthly_quota,
-        ),
-      );
-    }
+    const windows: [Kind, Allowance, number][] = [];
+    if (needMinute) windows.push(["minute", state.minute, contract.rate_per_minute]);
+    if (needMonth) windows.push(["month", state.month, contract.monthly_quota]);
+    const claims = windows.map(([kind, allowance, limit]) =>
+      this.#claimWindow(contract.id, kind, allowance, ask(allowance, limit), limit)
+    );
     await Promise.all(claims);
   }
 
