@@ -14,6 +14,7 @@ import { healthRoutes, runtimeHealthRoutes } from "./health/mod.ts";
 import { API_VERSION, registerDocs } from "./docs/mod.ts";
 import { type PlatformContext, platformRoutes, runtimeMiddleware } from "./platform/mod.ts";
 import { registerResetPage } from "./platform/reset_page.ts";
+import { occupationRoutes } from "./occupation/mod.ts";
 
 /** Everything the app needs; tests pass their own. */
 export interface AppDeps {
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const runtime = runtimeMiddleware(deps.platform);
   app.route("/", platformRoutes(deps.platform));
   app.route("/", runtimeHealthRoutes(deps.artifacts, runtime, API_VERSION));
+  app.route("/", occupationRoutes(deps.artifacts, runtime));
   registerDocs(app);
   registerResetPage(app);
 

@@ -1,0 +1,112 @@
+/**
+ * Occupation intelligence routes served from the taxonomy artifact. This file holds the
+ * summary (spec 2.6) and the profile (2.7); both take a runtime key. A malformed code is 422,
+ * a well-formed one the served release does not have is 404.
+ */
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { type AppEnv, createRouter } from "../http/router.ts";
+import { ApiError, problemResponses } from "../http/errors.ts";
+import type { ArtifactRegistry, LoadedArtifact } from "../stores/artifacts.ts";
+import type { TaxonomyData } from "../stores/taxonomy.ts";
+import { OccupationProfile, OccupationSummary, OnetCodeParam } from "./schemas.ts";
+import { occupationDetails, occupationSkills } from "./queries.ts";
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/** Runs fn on the taxonomy version this request leases; 503 when none is loaded. */
+async function withTaxonomy<R>(
+  artifacts: ArtifactRegistry,
+  fn: (artifact: LoadedArtifact<TaxonomyData>) => Promise<R>,
+): Promise<R> {
+  const lease = artifacts.acquire<TaxonomyData>("taxonomy");
+  if (!lease) throw new ApiError("not_ready", "no taxonomy artifact is loaded");
+  try {
+    return await fn(lease.artifact);
+  } finally {
+    lease.release();
+  }
+}
+
+function occupationOr404(taxonomy: TaxonomyData, code: string) {
+  const occupation = taxonomy.occupations.get(code);
+  if (!occupation) {
+    throw new ApiError("not_found", `O*NET ${taxonomy.release} has no occupation with this code`);
+  }
+  return occupation;
+}
+
+/** The occupation routes. */
+export function occupationRoutes(artifacts: ArtifactRegistry, runtime: MiddlewareHandler<AppEnv>) {
+  const router = createRouter();
+  const common = {
+    method: "get" as const,
+    tags: ["Occupation"],
+    security: [{ runtimeKey: [] }],
+    middleware: runtime,
+    request: { params: OnetCodeParam },
+  };
+
+  router.openapi(
+    createRoute({
+      ...common,
+      path: "/api/v1/occupation/{onet_code}",
+      summary: "Occupation summary",
+      description: "Title and the ten most important skills (importance 1-5, level 0-7).",
+      responses: {
+        200: json(OccupationSummary, "The occupation."),
+        ...problemResponses(401, 403, 404, 422, 429, 503),
+      },
+    }),
+    (c) =>
+      withTaxonomy(artifacts, async ({ data, connection }) => {
+        const { onet_code } = c.req.valid("param");
+        const occupation = occupationOr404(data, onet_code);
+        const skills = await occupationSkills(connection, onet_code, 10);
+        return c.json({
+          onet_code,
+          title: occupation.title,
+          top_skills: skills.map((s) => ({
+            skill_name: s.name,
+            importance: s.importance,
+            level: s.level,
+          })),
+          taxonomy_version: data.release,
+        }, 200);
+      }),
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      path: "/api/v1/occupation/profile/{onet_code}",
+      summary: "Occupation profile",
+      description: "Description, every rated skill, technologies with hot and in-demand " +
+        "flags, task statements and related occupations with their O*NET tier.",
+      responses: {
+        200: json(OccupationProfile, "The profile."),
+        ...problemResponses(401, 403, 404, 422, 429, 503),
+      },
+    }),
+    (c) =>
+      withTaxonomy(artifacts, async ({ data, connection }) => {
+        const { onet_code } = c.req.valid("param");
+        const occupation = occupationOr404(data, onet_code);
+        const skills = await occupationSkills(connection, onet_code);
+        const details = await occupationDetails(connection, onet_code);
+        return c.json({
+          occupation: { onet_code, title: occupation.title, description: details.description },
+          skills,
+          technologies: details.technologies,
+          tasks: details.tasks,
+          related_occupations: details.related,
+          taxonomy_version: data.release,
+          attribution: data.attribution,
+        }, 200);
+      }),
+  );
+  return router;
+}
