@@ -1,5 +1,5 @@
 /** Router factory: every feature router validates with the shared 422 hook. */
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, type z } from "@hono/zod-openapi";
 import { validationHook } from "./validation.ts";
 import type { ContractRow } from "../platform/contracts.ts";
 
@@ -27,4 +27,14 @@ export type AppEnv = {
 /** A new feature router with the shared validation hook. */
 export function createRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+/** An OpenAPI response entry with a JSON body. */
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** An OpenAPI request entry with a required JSON body. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { body: { required: true, content: { "application/json": { schema } } } };
 }

@@ -3,32 +3,25 @@
  * summary (spec 2.6) and the profile (2.7); both take a runtime key. A malformed code is 422,
  * a well-formed one the served release does not have is 404.
  */
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { type AppEnv, createRouter } from "../http/router.ts";
+import { type AppEnv, createRouter, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import type { ArtifactRegistry, LoadedArtifact } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "../stores/taxonomy.ts";
 import { OccupationProfile, OccupationSummary, OnetCodeParam } from "./schemas.ts";
 import { occupationDetails, occupationSkills } from "./queries.ts";
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-
 /** Runs fn on the taxonomy version this request leases; 503 when none is loaded. */
 async function withTaxonomy<R>(
   artifacts: ArtifactRegistry,
   fn: (artifact: LoadedArtifact<TaxonomyData>) => Promise<R>,
 ): Promise<R> {
-  const lease = artifacts.acquire<TaxonomyData>("taxonomy");
-  if (!lease) throw new ApiError("not_ready", "no taxonomy artifact is loaded");
-  try {
-    return await fn(lease.artifact);
-  } finally {
-    lease.release();
-  }
+  const result = await artifacts.use<TaxonomyData, { value: R }>("taxonomy", async (artifact) => ({
+    value: await fn(artifact),
+  }));
+  if (!result) throw new ApiError("not_ready", "no taxonomy artifact is loaded");
+  return result.value;
 }
 
 function occupationOr404(taxonomy: TaxonomyData, code: string) {
@@ -57,7 +50,7 @@ export function occupationRoutes(artifacts: ArtifactRegistry, runtime: Middlewar
       summary: "Occupation summary",
       description: "Title and the ten most important skills (importance 1-5, level 0-7).",
       responses: {
-        200: json(OccupationSummary, "The occupation."),
+        200: jsonResponse(OccupationSummary, "The occupation."),
         ...problemResponses(401, 403, 404, 422, 429, 503),
       },
     }),
@@ -87,7 +80,7 @@ export function occupationRoutes(artifacts: ArtifactRegistry, runtime: Middlewar
       description: "Description, every rated skill, technologies with hot and in-demand " +
         "flags, task statements and related occupations with their O*NET tier.",
       responses: {
-        200: json(OccupationProfile, "The profile."),
+        200: jsonResponse(OccupationProfile, "The profile."),
         ...problemResponses(401, 403, 404, 422, 429, 503),
       },
     }),

@@ -21,7 +21,7 @@ import {
 import { passwordChangedEmail, resetEmail, verificationEmail } from "./messages.ts";
 import { provisionBeta } from "./contracts.ts";
 import { claimAttempt, clearFailures, loginSubjects, settleAttempt } from "./throttle.ts";
-import { sha256Text } from "./secrets.ts";
+import { sha256Hex } from "../../build/hash.ts";
 import { emailKey } from "./email_address.ts";
 
 /** A resend or reset email is sent at most this often per account; extra asks are ignored. */
@@ -41,7 +41,7 @@ const ACCOUNT_REQUESTS_PER_ADDRESS = 50;
  */
 export async function guardAccountRequests(ctx: PlatformContext, address: string): Promise<void> {
   const subject = {
-    key: `account-requests:${await sha256Text(address)}`,
+    key: `account-requests:${await sha256Hex(address)}`,
     free: ACCOUNT_REQUESTS_PER_ADDRESS,
   };
   const { wait } = await claimAttempt(ctx.db, [subject], ctx.clock());

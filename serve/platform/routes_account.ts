@@ -1,7 +1,7 @@
 /** The six unauthenticated account routes plus login (spec 4.5, first rows). */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { createRouter } from "../http/router.ts";
+import { createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { problemResponses } from "../http/errors.ts";
 import type { PlatformContext } from "./context.ts";
 import {
@@ -28,13 +28,6 @@ import {
 } from "./accounts.ts";
 
 const TAG = ["Account"];
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { "application/json": { schema } } },
-});
 
 /** The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the peer. */
 export function clientAddress(c: Context, trustedHops: number): string {
@@ -57,9 +50,9 @@ const registerRoute = createRoute({
   description: "Always answers 200 pending_verification, whether or not the email is taken, " +
     "in about the same time. A verification email (link valid 24 h) is sent only when a new " +
     "account is created.",
-  request: body(RegisterRequest),
+  request: jsonBody(RegisterRequest),
   responses: {
-    200: json(RegisterResponse, "Registration accepted."),
+    200: jsonResponse(RegisterResponse, "Registration accepted."),
     ...problemResponses(422, 429),
   },
 });
@@ -74,8 +67,8 @@ const loginRoute = createRoute({
     "one email or 20 from one client address within 15 minutes, attempts are refused with 429 " +
     "and Retry-After for 30 s, doubling per further failure up to 15 minutes, known email " +
     "or not.",
-  request: body(LoginRequest),
-  responses: { 200: json(LoginResponse, "Logged in."), ...problemResponses(401, 422, 429) },
+  request: jsonBody(LoginRequest),
+  responses: { 200: jsonResponse(LoginResponse, "Logged in."), ...problemResponses(401, 422, 429) },
 });
 
 const verifyGet = createRoute({
@@ -86,7 +79,10 @@ const verifyGet = createRoute({
   description: "200 with status verified (Beta access provisioned when no active or trial " +
     "contract exists), invalid_token (unknown, forged or already used) or expired_token.",
   request: { query: VerifyQuery },
-  responses: { 200: json(VerifyResponse, "Verification outcome."), ...problemResponses(422) },
+  responses: {
+    200: jsonResponse(VerifyResponse, "Verification outcome."),
+    ...problemResponses(422),
+  },
 });
 
 const verifyPost = createRoute({
@@ -95,8 +91,11 @@ const verifyPost = createRoute({
   tags: TAG,
   summary: "Verify an email address (compatibility form)",
   description: "As the GET form; the token must belong to the given email.",
-  request: body(VerifyRequest),
-  responses: { 200: json(VerifyResponse, "Verification outcome."), ...problemResponses(422) },
+  request: jsonBody(VerifyRequest),
+  responses: {
+    200: jsonResponse(VerifyResponse, "Verification outcome."),
+    ...problemResponses(422),
+  },
 });
 
 const resendRoute = createRoute({
@@ -106,8 +105,8 @@ const resendRoute = createRoute({
   summary: "Send a new verification link",
   description: "Same answer for every email. A pending account gets a new link (earlier " +
     "ones stop working), at most one per minute.",
-  request: body(EmailRequest),
-  responses: { 200: json(AcceptedResponse, "Accepted."), ...problemResponses(422, 429) },
+  request: jsonBody(EmailRequest),
+  responses: { 200: jsonResponse(AcceptedResponse, "Accepted."), ...problemResponses(422, 429) },
 });
 
 const forgotRoute = createRoute({
@@ -117,8 +116,8 @@ const forgotRoute = createRoute({
   summary: "Send a one-time password reset link",
   description: "Same answer for every email. An existing account gets a link valid for 1 " +
     "hour, at most one per minute.",
-  request: body(EmailRequest),
-  responses: { 200: json(AcceptedResponse, "Accepted."), ...problemResponses(422, 429) },
+  request: jsonBody(EmailRequest),
+  responses: { 200: jsonResponse(AcceptedResponse, "Accepted."), ...problemResponses(422, 429) },
 });
 
 const resetRoute = createRoute({
@@ -129,8 +128,8 @@ const resetRoute = createRoute({
   description: "200 password_reset on success: every outstanding reset token and every " +
     "management token issued before it stop working, and a notice is emailed. A bad or used " +
     "token is 200 invalid_token, an old one 200 expired_token (as verify-email does).",
-  request: body(ResetRequest),
-  responses: { 200: json(ResetResponse, "Reset outcome."), ...problemResponses(422, 429) },
+  request: jsonBody(ResetRequest),
+  responses: { 200: jsonResponse(ResetResponse, "Reset outcome."), ...problemResponses(422, 429) },
 });
 
 /** The account routes that need no credentials. */

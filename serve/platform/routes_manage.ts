@@ -1,6 +1,6 @@
 /** Routes that need a management token: keys, usage, contracts, rate-limit status, feedback. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../http/router.ts";
+import { createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import { managementAuth } from "../http/auth.ts";
 import type { PlatformContext } from "./context.ts";
@@ -23,13 +23,6 @@ import { contractView, currentContract, listContracts } from "./contracts.ts";
 import { usageHistory, usagePeriod } from "./usage.ts";
 import { createFeedback, getFeedback, listFeedback } from "./feedback.ts";
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { "application/json": { schema } } },
-});
 const AUTH_ERRORS = [401, 403] as const;
 
 /** The management-token routes. */
@@ -64,9 +57,9 @@ export function managementRoutes(ctx: PlatformContext) {
           "as a SHA-256 hash. 403 when there is no contract in force or an entitlement is " +
           "not in it; 409 when a live key has the name.",
       ),
-      request: body(CreateKeyRequest),
+      request: jsonBody(CreateKeyRequest),
       responses: {
-        200: json(CreatedKey, "The new key."),
+        200: jsonResponse(CreatedKey, "The new key."),
         ...problemResponses(...AUTH_ERRORS, 409, 422),
       },
     }),
@@ -94,9 +87,9 @@ export function managementRoutes(ctx: PlatformContext) {
         "Final. The revoking instance refuses the key at once; other instances within " +
           "KEY_CACHE_TTL_MS (5 s by default). Revoking a revoked key is a no-op.",
       ),
-      request: body(RevokeKeyRequest),
+      request: jsonBody(RevokeKeyRequest),
       responses: {
-        200: json(ApiKey, "The revoked key."),
+        200: jsonResponse(ApiKey, "The revoked key."),
         ...problemResponses(...AUTH_ERRORS, 404, 422),
       },
     }),
@@ -114,7 +107,7 @@ export function managementRoutes(ctx: PlatformContext) {
     createRoute({
       ...managed("get", "/api/v1/platform/api-keys", "Keys", "List keys", "Metadata only."),
       responses: {
-        200: json(z.array(ApiKey), "Keys, newest first."),
+        200: jsonResponse(z.array(ApiKey), "Keys, newest first."),
         ...problemResponses(401, 403),
       },
     }),
@@ -132,10 +125,16 @@ export function managementRoutes(ctx: PlatformContext) {
           "revoked one. Metadata only.",
       ),
       request: { params: KeyRefParam },
-      responses: { 200: json(ApiKey, "The key."), ...problemResponses(...AUTH_ERRORS, 404, 422) },
+      responses: {
+        200: jsonResponse(ApiKey, "The key."),
+        ...problemResponses(...AUTH_ERRORS, 404, 422),
+      },
     }),
     async (c) =>
-      c.json(await getKey(ctx.db, c.get("account").accountId, c.req.valid("param").key_ref), 200),
+      c.json(
+        await getKey(ctx.db, c.get("account").accountId, c.req.valid("param").key_ref),
+        200,
+      ),
   );
 
   router.openapi(
@@ -148,11 +147,14 @@ export function managementRoutes(ctx: PlatformContext) {
         "Metered runtime requests per UTC day over the last 30 days, by route and status. " +
           "Requests appear within about a second (USAGE_FLUSH_MS).",
       ),
-      responses: { 200: json(UsageHistory, "History."), ...problemResponses(401, 403) },
+      responses: { 200: jsonResponse(UsageHistory, "History."), ...problemResponses(401, 403) },
     }),
     async (c) => {
       await ctx.meter.flush();
-      return c.json(await usageHistory(ctx.db, c.get("account").accountId, ctx.clock()), 200);
+      return c.json(
+        await usageHistory(ctx.db, c.get("account").accountId, ctx.clock()),
+        200,
+      );
     },
   );
 
@@ -166,7 +168,7 @@ export function managementRoutes(ctx: PlatformContext) {
           period === "daily" ? "Usage of the current UTC day" : "Usage of the current UTC month",
           "By route and status.",
         ),
-        responses: { 200: json(UsagePeriod, "Usage."), ...problemResponses(401, 403) },
+        responses: { 200: jsonResponse(UsagePeriod, "Usage."), ...problemResponses(401, 403) },
       }),
       async (c) => {
         await ctx.meter.flush();
@@ -188,7 +190,10 @@ export function managementRoutes(ctx: PlatformContext) {
         "List contracts",
         "Newest first.",
       ),
-      responses: { 200: json(z.array(Contract), "Contracts."), ...problemResponses(401, 403) },
+      responses: {
+        200: jsonResponse(z.array(Contract), "Contracts."),
+        ...problemResponses(401, 403),
+      },
     }),
     async (c) => {
       const now = ctx.clock();
@@ -212,7 +217,7 @@ export function managementRoutes(ctx: PlatformContext) {
         "The contract in force",
         "404 when no active or trial contract is in force.",
       ),
-      responses: { 200: json(Contract, "Contract."), ...problemResponses(401, 403, 404) },
+      responses: { 200: jsonResponse(Contract, "Contract."), ...problemResponses(401, 403, 404) },
     }),
     async (c) => c.json(contractView(await inForce(c.get("account").accountId), ctx.clock()), 200),
   );
@@ -228,7 +233,10 @@ export function managementRoutes(ctx: PlatformContext) {
           "minute and month, and concurrent requests in flight. Allowance an instance has " +
           "claimed but not yet spent counts as used. 404 when no contract is in force.",
       ),
-      responses: { 200: json(RateLimitStatus, "Status."), ...problemResponses(401, 403, 404) },
+      responses: {
+        200: jsonResponse(RateLimitStatus, "Status."),
+        ...problemResponses(401, 403, 404),
+      },
     }),
     async (c) => {
       const contract = await inForce(c.get("account").accountId);
@@ -261,7 +269,10 @@ export function managementRoutes(ctx: PlatformContext) {
         "List own feedback",
         "Newest first.",
       ),
-      responses: { 200: json(z.array(Feedback), "Feedback."), ...problemResponses(401, 403) },
+      responses: {
+        200: jsonResponse(z.array(Feedback), "Feedback."),
+        ...problemResponses(401, 403),
+      },
     }),
     async (c) => c.json(await listFeedback(ctx.db, c.get("account").accountId), 200),
   );
@@ -275,8 +286,11 @@ export function managementRoutes(ctx: PlatformContext) {
         "Send feedback",
         "Management token only; runtime API keys are refused with 403.",
       ),
-      request: body(FeedbackRequest),
-      responses: { 200: json(Feedback, "Stored."), ...problemResponses(...AUTH_ERRORS, 422) },
+      request: jsonBody(FeedbackRequest),
+      responses: {
+        200: jsonResponse(Feedback, "Stored."),
+        ...problemResponses(...AUTH_ERRORS, 422),
+      },
     }),
     async (c) =>
       c.json(
@@ -296,7 +310,7 @@ export function managementRoutes(ctx: PlatformContext) {
       ),
       request: { params: FeedbackIdParam },
       responses: {
-        200: json(Feedback, "Feedback."),
+        200: jsonResponse(Feedback, "Feedback."),
         ...problemResponses(...AUTH_ERRORS, 404, 422),
       },
     }),

@@ -103,9 +103,3 @@ export async function openText(key: CryptoKey, sealed: string): Promise<string> 
   );
   return new TextDecoder().decode(plain);
 }
-
-/** Lower-case hex SHA-256 of a string. */
-export async function sha256Text(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}

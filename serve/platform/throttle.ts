@@ -13,7 +13,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../stores/schema.ts";
-import { sha256Text } from "./secrets.ts";
+import { sha256Hex } from "../../build/hash.ts";
 import { emailKey } from "./email_address.ts";
 
 /** Free failures per subject kind before locking starts. */
@@ -31,8 +31,8 @@ export interface Subject {
 /** The subjects of a login attempt: the email (case-folded) and the client address. */
 export async function loginSubjects(email: string, address: string): Promise<Subject[]> {
   return [
-    { key: `email:${await sha256Text(emailKey(email))}`, free: FREE_FAILURES.email },
-    { key: `address:${await sha256Text(address)}`, free: FREE_FAILURES.address },
+    { key: `email:${await sha256Hex(emailKey(email))}`, free: FREE_FAILURES.email },
+    { key: `address:${await sha256Hex(address)}`, free: FREE_FAILURES.address },
   ];
 }
 

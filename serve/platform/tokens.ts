@@ -10,7 +10,8 @@
  * and a short lifetime (MANAGEMENT_TOKEN_TTL_SECONDS, 15 minutes by default).
  */
 import { sign, verify } from "hono/jwt";
-import { base64url, sha256Text } from "./secrets.ts";
+import { base64url } from "./secrets.ts";
+import { sha256Hex } from "../../build/hash.ts";
 
 /** What an email token is for. */
 export type EmailTokenPurpose = "verify_email" | "reset_password";
@@ -36,7 +37,7 @@ export async function mintEmailToken(
 ): Promise<{ token: string; hash: string }> {
   const random = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const token = `${random}.${await tag(key, purpose, random)}`;
-  return { token, hash: await sha256Text(token) };
+  return { token, hash: await sha256Hex(token) };
 }
 
 /** The hash to look a token up by, or null when its shape or signature is wrong. */
@@ -50,7 +51,7 @@ export async function emailTokenHash(
   const expected = await tag(key, purpose, random);
   let diff = 0; // constant-time comparison
   for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ given.charCodeAt(i);
-  return diff === 0 ? await sha256Text(token) : null;
+  return diff === 0 ? await sha256Hex(token) : null;
 }
 
 const ISSUER = "occupation-intelligence";
