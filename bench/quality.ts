@@ -1,0 +1,312 @@
+/**
+ * `deno task bench:quality`: accuracy and calibration of the occupation engine on a labelled
+ * development set built from the O*NET release itself (engine/devset.ts): the alternate, short
+ * and reported titles of one fold are held out of the index (by normalised form, so no label
+ * leaks) and scored as O*NET writes them and as a posting would (levels, ids, locations, shifts,
+ * upper case, abbreviations). The fold scored here (2) is neither the one the build calibrates on
+ * (0) nor the one the weights were tuned on (1).
+ *
+ * Systems, all on the same split in the same process:
+ * - hybrid: the engine with its semantic channel (what the server runs when vectors are built);
+ * - lexical: the engine without vectors (the fallback policy);
+ * - bm25: one document per occupation made of its titles, ranked as SQLite FTS5's bm25() does;
+ * - pg-fts: the same documents in PostgreSQL full-text search, ranked by ts_rank_cd.
+ *
+ * Usage: deno task bench:quality [--artifact <dir>] [--fold N] [--quick]
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { readIndexSource } from "../serve/occupation/engine/load.ts";
+import {
+  type Channel,
+  type ScoredExample,
+  scoreFold,
+} from "../serve/occupation/engine/calibrate.ts";
+import { assess, BANDS, type Calibration } from "../serve/occupation/engine/confidence.ts";
+import { calibrationReport } from "../serve/occupation/engine/logistic.ts";
+import { type DevExample, splitFold } from "../serve/occupation/engine/devset.ts";
+import { bm25Ranker, type OccupationDoc, postgresFtsRanker } from "./baselines.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    artifact: { type: "string" },
+    fold: { type: "string", default: "2" },
+    quick: { type: "boolean", default: false },
+  },
+});
+
+/** Ranked codes (best first) and, for the engine, the calibrated top confidence. */
+interface Answer {
+  example: DevExample;
+  codes: string[];
+  confidence: number | null;
+}
+
+interface Metrics {
+  n: number;
+  top1: [number, number, number];
+  top5: [number, number, number];
+  mrr: number;
+  coverage: number;
+  ece: number | null;
+}
+
+const LEVELS = [10, 7, 2]; // O*NET-SOC (8-digit), SOC (6-digit), major group (2-digit)
+
+function metrics(answers: Answer[]): Metrics {
+  const top1: [number, number, number] = [0, 0, 0];
+  const top5: [number, number, number] = [0, 0, 0];
+  let mrr = 0;
+  let covered = 0;
+  for (const { example, codes } of answers) {
+    if (codes.length > 0) covered++;
+    LEVELS.forEach((chars, level) => {
+      const accept = new Set(example.accept.map((c) => c.slice(0, chars)));
+      if (codes.length > 0 && accept.has(codes[0].slice(0, chars))) top1[level]++;
+      if (codes.slice(0, 5).some((c) => accept.has(c.slice(0, chars)))) top5[level]++;
+    });
+    const rank = codes.slice(0, 10).findIndex((c) => example.accept.includes(c));
+    if (rank >= 0) mrr += 1 / (rank + 1);
+  }
+  const n = answers.length || 1;
+  const withConfidence = answers.filter((a) => a.confidence !== null);
+  const ece = withConfidence.length
+    ? calibrationReport(
+      withConfidence.map((a) => a.confidence!),
+      withConfidence.map((a) =>
+        a.codes.length > 0 && a.example.accept.includes(a.codes[0]) ? 1 : 0
+      ),
+    ).ece
+    : null;
+  return {
+    n: answers.length,
+    top1: top1.map((x) => x / n) as [number, number, number],
+    top5: top5.map((x) => x / n) as [number, number, number],
+    mrr: mrr / n,
+    coverage: covered / n,
+    ece,
+  };
+}
+
+const pct = (x: number) => (100 * x).toFixed(1).padStart(5);
+
+function row(name: string, m: Metrics): string {
+  return [
+    name.padEnd(22),
+    pct(m.top1[0]),
+    pct(m.top5[0]),
+    pct(m.top1[1]),
+    pct(m.top5[1]),
+    pct(m.top1[2]),
+    pct(m.top5[2]),
+    pct(m.mrr),
+    pct(m.coverage),
+    m.ece === null ? "   n/a" : m.ece.toFixed(3).padStart(6),
+  ].join("  ");
+}
+
+const HEADER = [
+  "system".padEnd(22),
+  "t1@8 ",
+  "t5@8 ",
+  "t1@6 ",
+  "t5@6 ",
+  "t1@2 ",
+  "t5@2 ",
+  "MRR10",
+  "cover",
+  "   ECE",
+].join("  ");
+
+async function loadCalibrations(connection: Awaited<ReturnType<DuckDBInstance["connect"]>>) {
+  const out = new Map<Channel, Calibration>();
+  for (
+    const [channel, version, method, model, report] of (await connection.runAndReadAll(
+      "SELECT channel, ranker_version, method, model, report FROM ranker_calibration",
+    )).getRowsJS()
+  ) {
+    out.set(String(channel) as Channel, {
+      ranker_version: String(version),
+      method: String(method) as "logistic_regression",
+      model: JSON.parse(String(model)),
+      report: JSON.parse(String(report)),
+    });
+  }
+  return out;
+}
+
+function subsets(answers: Answer[]): [string, Answer[]][] {
+  return [
+    ["all", answers],
+    ["O*NET wording", answers.filter((a) => a.example.variant === "onet")],
+    ["posting wording", answers.filter((a) => a.example.variant === "posting")],
+  ];
+}
+
+async function main() {
+  const artifactDir = values.artifact ??
+    join("artifacts/taxonomy", (await Deno.readTextFile("artifacts/taxonomy/current")).trim());
+  const fold = Number(values.fold);
+  const instance = await DuckDBInstance.create(join(artifactDir, "taxonomy.duckdb"), {
+    access_mode: "READ_ONLY",
+  });
+  const connection = await instance.connect();
+  const source = await readIndexSource(connection);
+  const calibrations = await loadCalibrations(connection);
+  connection.closeSync();
+  instance.closeSync();
+  console.log(`artifact ${artifactDir}`);
+  console.log(
+    `index: ${source.occupations.length} occupations, ${source.titles.length} titles, ` +
+      `${source.vectors ? source.vectors.terms.length + " word vectors" : "no vectors"}`,
+  );
+
+  const { index: indexTitles, examples: allExamples } = splitFold(source.titles, fold);
+  const step = values.quick ? Math.max(1, Math.floor(allExamples.length / 2000)) : 1;
+  const examples = allExamples.filter((_, i) => i % step === 0);
+  console.log(
+    `dev set: fold ${fold} of 5 held out: ${allExamples.length} queries ` +
+      `(${allExamples.length / 2} titles, each as O*NET writes it and as a posting would)` +
+      (step > 1 ? `; --quick scores every ${step}th: ${examples.length}` : ""),
+  );
+
+  const results = new Map<string, Answer[]>();
+  const channels: Channel[] = source.vectors ? ["hybrid", "lexical"] : ["lexical"];
+  const scoredBy = new Map<Channel, ScoredExample[]>();
+  for (const channel of channels) {
+    const started = performance.now();
+    const { scored } = scoreFold(source, fold, channel);
+    const kept = scored.filter((_, i) => i % step === 0);
+    scoredBy.set(channel, kept);
+    const calibration = calibrations.get(channel)!;
+    results.set(
+      channel,
+      kept.map((s) => ({
+        example: s.example,
+        codes: s.ranking.results.map((r) => r.onetCode),
+        confidence: s.ranking.results.length ? assess(s.ranking, calibration).confidence : null,
+      })),
+    );
+    console.log(
+      `${channel}: ranked ${scored.length} queries in ${
+        ((performance.now() - started) / 1000).toFixed(1)
+      } s (index build included)`,
+    );
+  }
+
+  const byCode = new Map<string, string[]>();
+  for (const t of indexTitles) {
+    const list = byCode.get(t.onetCode) ?? [];
+    list.push(t.title);
+    byCode.set(t.onetCode, list);
+  }
+  const docs: OccupationDoc[] = [...byCode].sort().map(([onetCode, titles]) => ({
+    onetCode,
+    titles,
+  }));
+  for (
+    const make of [() => Promise.resolve(bm25Ranker(docs)), () => postgresFtsRanker(docs)]
+  ) {
+    const ranker = await make();
+    const started = performance.now();
+    const answers: Answer[] = [];
+    for (const example of examples) {
+      answers.push({ example, codes: await ranker.rank(example.query, 10), confidence: null });
+    }
+    await ranker.close();
+    results.set(ranker.name, answers);
+    console.log(
+      `${ranker.name}: ranked ${examples.length} queries in ${
+        ((performance.now() - started) / 1000).toFixed(1)
+      } s`,
+    );
+  }
+
+  const names: Record<string, string> = {
+    hybrid: "engine hybrid",
+    lexical: "engine lexical-only",
+    "fts5-bm25": "BM25 (FTS5 bm25())",
+    "postgres-fts": "Postgres ts_rank_cd",
+  };
+  console.log(
+    "\nt1/t5 = top-1/top-5 accuracy (%) at @8 O*NET-SOC, @6 SOC, @2 major group; MRR@10 at " +
+      "O*NET-SOC;\ncoverage = queries with any answer; ECE (10 bins) of the calibrated " +
+      "`confidence` (engine only).",
+  );
+  for (const view of ["candidates (top 10 listed)", "analyze (top 5 + confidence)"]) {
+    console.log(`\n== ${view}`);
+    for (const [subset] of subsets([])) {
+      console.log(`-- ${subset}`);
+      console.log(HEADER);
+      for (const [name, answers] of results) {
+        const list = subsets(answers).find(([s]) => s === subset)![1].map((a) =>
+          view.startsWith("analyze") ? { ...a, codes: a.codes.slice(0, 5) } : {
+            ...a,
+            confidence: null,
+          }
+        );
+        console.log(row(names[name] ?? name, metrics(list)));
+      }
+    }
+  }
+
+  const engine = metrics(results.get(channels[0])!);
+  const bm25 = metrics(results.get("fts5-bm25")!);
+  const pg = metrics(results.get("postgres-fts")!);
+  const diff = (a: number, b: number) => `${a >= b ? "+" : ""}${(100 * (a - b)).toFixed(1)}`;
+  console.log(`\n== differences (all queries, ${names[channels[0]]})`);
+  console.log(
+    `top-1 SOC 6-digit: ${diff(engine.top1[1], bm25.top1[1])} points vs BM25, ` +
+      `${diff(engine.top1[1], pg.top1[1])} vs Postgres FTS (target: >= +10 vs BM25)`,
+  );
+  console.log(
+    `top-1 O*NET-SOC: ${diff(engine.top1[0], bm25.top1[0])} vs BM25; top-5: ${
+      diff(engine.top5[0], bm25.top5[0])
+    } vs BM25`,
+  );
+  if (channels.length === 2) {
+    const lexical = metrics(results.get("lexical")!);
+    console.log(
+      `semantic channel: top-5 O*NET-SOC ${diff(engine.top5[0], lexical.top5[0])}, top-1 ${
+        diff(engine.top1[0], lexical.top1[0])
+      }, coverage ${diff(engine.coverage, lexical.coverage)} points over lexical-only`,
+    );
+  }
+
+  const answers = results.get(channels[0])!.filter((a) => a.confidence !== null);
+  const labels = answers.map((a) => a.example.accept.includes(a.codes[0]) ? 1 : 0);
+  const report = calibrationReport(answers.map((a) => a.confidence!), labels);
+  console.log(
+    `\n== calibration of confidence (${names[channels[0]]}, held-out fold, n=${answers.length})`,
+  );
+  console.log(`ECE ${report.ece} (target <= 0.05), Brier ${report.brier}`);
+  console.log("bin          count  mean conf  accuracy");
+  for (const bin of report.bins) {
+    if (bin.count === 0) continue;
+    console.log(
+      `${bin.lower.toFixed(1)}-${bin.upper.toFixed(1)}  ${String(bin.count).padStart(9)}  ${
+        bin.mean_confidence.toFixed(3).padStart(9)
+      }  ${bin.accuracy.toFixed(3).padStart(8)}`,
+    );
+  }
+  console.log("\n== accuracy at coverage (answer only when confidence >= threshold)");
+  for (const threshold of [0, BANDS.medium, 0.5, BANDS.high, 0.8, 0.9]) {
+    const chosen = answers.filter((a) => a.confidence! >= threshold);
+    const right = chosen.filter((a) => a.example.accept.includes(a.codes[0])).length;
+    console.log(
+      `confidence >= ${threshold.toFixed(2)}: coverage ${
+        pct(chosen.length / (answers.length || 1))
+      }%, top-1 O*NET-SOC accuracy ${pct(right / (chosen.length || 1))}%`,
+    );
+  }
+  const hybridScored = scoredBy.get(channels[0])!;
+  const calibrationReportStored = calibrations.get(channels[0])!.report;
+  console.log(
+    `\nstored fit report (${channels[0]}): ${JSON.stringify(calibrationReportStored)}; ` +
+      `scored ${hybridScored.length} here`,
+  );
+}
+
+await main();

@@ -1,0 +1,353 @@
+/**
+ * `deno task bench:serve`: throughput and latency of the occupation routes on the real server
+ * (serve/main.ts over loopback, the taxonomy artifact in ./artifacts, embedded PGlite in a
+ * temporary DATA_DIR). Bodies cycle through up to 2,000 distinct real posting titles read from
+ * ../shared/data/postings at start. Each POST route runs against a server with the default
+ * ranking cache ("cached": warm-up has already sent every title) and one started with
+ * OCCUPATION_CACHE_SIZE=0 ("uncached"); GET /api/v1/occupation/15-1252.00 is a reference.
+ * Load: wrk (-t1, a generated Lua script cycles the bodies) or bench/load.ts without it.
+ * Flags: --quick (3 s runs), --seconds N, --connections N, --no-wrk.
+ */
+import { join } from "node:path";
+import { TITLE_MAX } from "../serve/occupation/schemas.ts";
+import {
+  fetchLoad,
+  freePort,
+  hasWrk,
+  type LoadOptions,
+  type LoadResult,
+  memoryOf,
+  type ServerProcess,
+  stopServer,
+  waitReady,
+  wrkLoad,
+} from "./load.ts";
+import {
+  callJson,
+  mb,
+  ms,
+  raiseLimits,
+  type Send,
+  signUp,
+  startServer,
+  tokenFromOutbox,
+} from "./platform.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+/** 33,246 LinkedIn US postings (2023), title column included; read in place, never copied. */
+const POSTINGS = join(
+  ROOT,
+  "../shared/data/postings/linkedin_2023_arshkon_v1_nodesc/job_postings.csv",
+);
+const MAX_TITLES = 2_000;
+const WARMUP_SECONDS = 2;
+/** A title that must give a non-empty shortlist; checked before any measurement. */
+const CHECK_TITLE = "Senior Software Engineer";
+const CANDIDATES = "/api/v1/occupation/candidates";
+const ANALYZE = "/api/v1/job/analyze";
+const CLASSIFY = "/api/v1/job/classify";
+const OCCUPATION = "/api/v1/occupation/15-1252.00";
+const TARGETS = { candidatesRps: 3_000, candidatesP99: 20, analyzeRps: 1_000, memoryMb: 600 };
+
+/** Settings of a run, from the command line. */
+export interface BenchOptions {
+  seconds: number;
+  connections: number;
+  allowWrk: boolean;
+}
+
+/** One measured route: which, against which server, and what the load run saw. */
+interface Row {
+  route: string;
+  mode: "cached" | "uncached" | "n/a";
+  result: LoadResult;
+  /** The server's VmHWM (kB) once this route's run ended. */
+  peakKb: number;
+}
+
+/** Parses --quick, --seconds N, --connections N (also `--flag=N`) and --no-wrk. */
+export function parseArgs(args: string[]): BenchOptions {
+  const value = (flag: string): string | undefined => {
+    const inline = args.find((a) => a.startsWith(`${flag}=`));
+    if (inline) return inline.slice(flag.length + 1);
+    const at = args.indexOf(flag);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const count = (flag: string, fallback: number): number => {
+    const text = value(flag);
+    if (text === undefined) return fallback;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a positive integer`);
+    return n;
+  };
+  return {
+    seconds: count("--seconds", args.includes("--quick") ? 3 : 10),
+    connections: count("--connections", 32),
+    allowWrk: !args.includes("--no-wrk"),
+  };
+}
+
+/** Splits CSV text into rows of fields (RFC 4180: quoted fields, `""` escapes, LF or CRLF). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (quoted || (c !== "," && c !== "\n" && c !== "\r")) {
+      field += c;
+    } else if (c === ",") {
+      endField();
+    } else if (c === "\n") {
+      endField();
+      rows.push(row);
+      row = [];
+    }
+  }
+  if (field !== "" || row.length > 0) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * Up to `max` distinct titles of the CSV's `title` column in file order, whitespace collapsed,
+ * only those the API accepts (1 to TITLE_MAX characters).
+ */
+export function postingTitles(csv: string, max = MAX_TITLES): string[] {
+  const [header, ...rows] = parseCsv(csv);
+  const column = header.indexOf("title");
+  if (column < 0) throw new Error(`no title column in [${header.join(", ")}]`);
+  const titles = new Set<string>();
+  for (const row of rows) {
+    const title = (row[column] ?? "").replace(/\s+/g, " ").trim();
+    if (title.length >= 1 && title.length <= TITLE_MAX) titles.add(title);
+    if (titles.size >= max) break;
+  }
+  return [...titles];
+}
+
+/** Fails loudly unless one candidates request answers 200 with a non-empty shortlist. */
+async function checkCandidates(send: Send, key: string): Promise<string> {
+  const body = { title: CHECK_TITLE, limit: 5 };
+  const answer = await callJson(send, "POST", CANDIDATES, body, key);
+  const candidates: { onet_code: string; title: string }[] = answer.candidates ?? [];
+  if (candidates.length === 0) {
+    throw new Error(
+      `POST ${CANDIDATES} "${CHECK_TITLE}": no candidates: ${JSON.stringify(answer)}`,
+    );
+  }
+  return `${candidates[0].onet_code} ${candidates[0].title}`;
+}
+
+/** Warms `path` up for WARMUP_SECONDS, then measures it for `seconds`. */
+async function measure(
+  load: (url: string, options: LoadOptions) => Promise<LoadResult>,
+  url: string,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  await load(url, { ...options, seconds: WARMUP_SECONDS });
+  return await load(url, options);
+}
+
+/** Runs the routes against one server and returns a row per route. */
+async function runRoutes(
+  load: (url: string, options: LoadOptions) => Promise<LoadResult>,
+  server: ServerProcess,
+  base: string,
+  key: string,
+  titles: string[],
+  options: BenchOptions,
+  mode: "cached" | "uncached",
+): Promise<Row[]> {
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const candidates = titles.map((title) => JSON.stringify({ title, limit: 5 }));
+  const jobs = titles.map((title) => JSON.stringify({ title }));
+  const routes: { route: string; path: string; bodies?: string[] }[] = [
+    { route: `POST ${CANDIDATES}`, path: CANDIDATES, bodies: candidates },
+    { route: `POST ${ANALYZE}`, path: ANALYZE, bodies: jobs },
+    { route: `POST ${CLASSIFY}`, path: CLASSIFY, bodies: jobs },
+  ];
+  if (mode === "cached") routes.push({ route: `GET ${OCCUPATION}`, path: OCCUPATION });
+  const rows: Row[] = [];
+  for (const { route, path, bodies } of routes) {
+    const { connections, seconds } = options;
+    const result = await measure(load, `${base}${path}`, {
+      connections,
+      seconds,
+      headers: bodies ? headers : { authorization: headers.authorization },
+      bodies,
+    });
+    const peakKb = memoryOf(server.child.pid).peak;
+    rows.push({ route, mode: bodies ? mode : "n/a", result, peakKb });
+    console.log(`    ${route} (${mode}): ${Math.round(result.rps)} req/s`);
+  }
+  return rows;
+}
+
+/** Prints the results: route and cache mode left-aligned, the figures right-aligned. */
+function printTable(rows: Row[]): void {
+  const header = ["route", "cache", "req/s", "p50 ms", "p99 ms", "requests", "non-2xx", "VmHWM"];
+  const lines = rows.map(({ route, mode, result: r, peakKb }) => [
+    route,
+    mode,
+    String(Math.round(r.rps)),
+    ms(r.p50, 2),
+    ms(r.p99, 2),
+    String(r.requests),
+    String(r.failures),
+    mb(peakKb),
+  ]);
+  const width = Math.max(...[header, ...lines].map((cells) => cells[0].length)) + 2;
+  for (const [route, mode, ...figures] of [header, ...lines]) {
+    const right = figures.map((c) => c.padStart(10)).join("");
+    console.log(`    ${route.padEnd(width)}${mode.padEnd(9)}${right}`);
+  }
+}
+
+/** Prints the targets with met / NOT met for the rows they concern. */
+function printTargets(rows: Row[], peakKb: number, connections: number): void {
+  const verdict = (ok: boolean) => ok ? "met" : "NOT met";
+  const at = connections === 32 ? "" : ` (stated at 32 connections; this run used ${connections})`;
+  console.log(`  targets${at}:`);
+  for (const { route, mode, result: r } of rows) {
+    if (route.endsWith(CANDIDATES)) {
+      const ok = r.rps >= TARGETS.candidatesRps && r.p99 < TARGETS.candidatesP99;
+      console.log(
+        `    candidates >= ${TARGETS.candidatesRps} req/s with p99 < ${TARGETS.candidatesP99} ms` +
+          ` (${mode}): ${Math.round(r.rps)} req/s, p99 ${ms(r.p99, 2)} ms -> ${verdict(ok)}`,
+      );
+    } else if (route.endsWith(ANALYZE)) {
+      console.log(
+        `    analyze >= ${TARGETS.analyzeRps} req/s (${mode}): ${Math.round(r.rps)} req/s -> ` +
+          verdict(r.rps >= TARGETS.analyzeRps),
+      );
+    }
+  }
+  console.log(
+    `    server memory < ${TARGETS.memoryMb} MB: peak ${mb(peakKb)} -> ` +
+      verdict(peakKb / 1024 < TARGETS.memoryMb),
+  );
+}
+
+/** Starts the server with `env` and waits until it is ready; logs how long that took. */
+async function startReady(env: Record<string, string>, base: string): Promise<ServerProcess> {
+  const t0 = performance.now();
+  const server = startServer(env);
+  await waitReady(server, base);
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+  console.log(`  server ready in ${seconds} s (pid ${server.child.pid})`);
+  return server;
+}
+
+/** Stops the server with SIGTERM; throws with its output unless it exits with 0. */
+async function stopClean(server: ServerProcess): Promise<void> {
+  const code = await stopServer(server);
+  if (code !== 0) throw new Error(`server exited with ${code}:\n${server.output.join("")}`);
+}
+
+/** Reads the titles, starts the server, signs up, measures both cache modes and reports. */
+export async function main(args: string[]): Promise<void> {
+  const options = parseArgs(args);
+  const titles = postingTitles(await Deno.readTextFile(POSTINGS));
+  if (titles.length < 100) throw new Error(`only ${titles.length} titles in ${POSTINGS}`);
+  const useWrk = options.allowWrk && await hasWrk();
+  const load = useWrk ? wrkLoad : fetchLoad;
+  console.log(
+    `serve bench: deno ${Deno.version.deno}, ${Deno.build.os} ${Deno.build.arch}, ` +
+      `${navigator.hardwareConcurrency} CPUs; ${options.connections} connections, ` +
+      `${options.seconds} s per route after ${WARMUP_SECONDS} s warm-up`,
+  );
+  console.log(`  ${titles.length} distinct posting titles from ${POSTINGS}`);
+  if (Deno.env.get("DATABASE_URL")) console.log("  DATABASE_URL ignored: embedded PGlite only");
+
+  const tmp = await Deno.makeTempDir({ prefix: "bench-serve-" });
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: "",
+    DATA_DIR: join(tmp, "data"),
+    ARTIFACTS_DIR: join(ROOT, "artifacts"),
+    BOOTSTRAP_ONET_DIR: "",
+    MAIL_OUTBOX_DIR: join(tmp, "outbox"),
+    LOG_LEVEL: "warn",
+    ARTIFACT_WATCH: "false",
+    MAIL_POLL_MS: "100",
+  };
+  const version = (await Deno.readTextFile(join(ROOT, "artifacts/taxonomy/current"))).trim();
+  console.log(`  serve/main.ts on ${base}, taxonomy ${version}, DATA_DIR in ${tmp}`);
+  let server = await startReady(env, base);
+  try {
+    const email = `bench-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const send: Send = (path, init) => fetch(`${base}${path}`, init);
+    const { key } = await signUp(send, email, () => tokenFromOutbox(env.MAIL_OUTBOX_DIR, email));
+    console.log(`  signed up ${email} over HTTP (verification link read from the .eml outbox)`);
+    server = await raiseLimits(server, email, env);
+
+    const rows: Row[] = [];
+    const peaks: string[] = [];
+    let peakKb = 0;
+    for (const mode of ["cached", "uncached"] as const) {
+      if (mode === "uncached") {
+        await stopClean(server);
+        server = await startReady({ ...env, OCCUPATION_CACHE_SIZE: "0" }, base);
+      }
+      const ready = memoryOf(server.child.pid);
+      const top = await checkCandidates(send, key);
+      console.log(
+        `  ${mode} (OCCUPATION_CACHE_SIZE=${mode === "cached" ? "default" : "0"}): ` +
+          `check "${CHECK_TITLE}" -> 200, first candidate ${top}; server RSS ${mb(ready.rss)}`,
+      );
+      rows.push(...await runRoutes(load, server, base, key, titles, options, mode));
+      const memory = memoryOf(server.child.pid);
+      peakKb = Math.max(peakKb, memory.peak);
+      peaks.push(`${mode} ${mb(memory.peak)} (RSS at the end ${mb(memory.rss)})`);
+    }
+    await stopClean(server);
+
+    const why = useWrk ? "" : options.allowWrk ? " (wrk is not on PATH)" : " (--no-wrk)";
+    const tools = [...new Set(rows.map((r) => r.result.tool))];
+    console.log(`\n  load: ${tools.join("; ")}${why}`);
+    if (!useWrk) console.log("  (the generator runs in this process and shares the CPUs)");
+    printTable(rows);
+    console.log(
+      `  VmHWM: the server's peak RSS so far, read from /proc/<pid>/status after each run`,
+    );
+    console.log(`  server peak RSS per server: ${peaks.join("; ")}`);
+    printTargets(rows, peakKb, options.connections);
+    const classify = rows.filter((r) => r.route.endsWith(CLASSIFY) && r.result.failures > 0);
+    if (classify.length > 0) {
+      console.log(
+        "  classify answers 422 (insufficient_input) when a title grounds no occupation, so " +
+          "its non-2xx are expected",
+      );
+    }
+    const failed = rows.filter((r) => !r.route.endsWith(CLASSIFY) && r.result.failures > 0);
+    if (failed.length > 0) {
+      throw new Error(`non-2xx answers on ${failed.map((r) => `${r.route} (${r.mode})`)}`);
+    }
+  } finally {
+    try {
+      server.child.kill("SIGKILL");
+    } catch { /* already stopped */ }
+    await server.done;
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  await main(Deno.args);
+}

@@ -1,0 +1,53 @@
+/**
+ * The taxonomy tables built in TypeScript: word vectors reduced to the artifact's vocabulary and
+ * the ranker's confidence calibration, fitted on titles held out of the index.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { buildTermVectors } from "./vectors.ts";
+import { readIndexSource } from "../../serve/occupation/engine/load.ts";
+import { type Channel, fitChannel } from "../../serve/occupation/engine/calibrate.ts";
+
+/** Builds term_vectors; empty (and reported absent) when no embeddings file is given. */
+export async function buildVectorsTable(
+  connection: DuckDBConnection,
+  embeddings: string | null,
+): Promise<number> {
+  if (embeddings === null) {
+    await connection.run("CREATE TABLE term_vectors (term VARCHAR NOT NULL, vector FLOAT[100])");
+    return 0;
+  }
+  const texts: string[] = [];
+  for (
+    const sql of [
+      "SELECT title FROM occupation_titles",
+      "SELECT coalesce(description, '') FROM occupations",
+      "SELECT task FROM tasks",
+    ]
+  ) {
+    for (const [text] of (await connection.runAndReadAll(sql)).getRowsJS()) {
+      texts.push(String(text));
+    }
+  }
+  return await buildTermVectors(connection, embeddings, texts);
+}
+
+/** Fits and stores the calibration of each retrieval channel the artifact supports. */
+export async function buildCalibrationTable(connection: DuckDBConnection): Promise<number> {
+  const source = await readIndexSource(connection);
+  const channels: Channel[] = source.vectors ? ["hybrid", "lexical"] : ["lexical"];
+  await connection.run(
+    `CREATE TABLE ranker_calibration (channel VARCHAR, ranker_version VARCHAR, method VARCHAR,
+       model VARCHAR, report VARCHAR)`,
+  );
+  for (const channel of channels) {
+    const calibration = fitChannel(source, channel);
+    await connection.run("INSERT INTO ranker_calibration VALUES ($1, $2, $3, $4, $5)", [
+      channel,
+      calibration.ranker_version,
+      calibration.method,
+      JSON.stringify(calibration.model),
+      JSON.stringify(calibration.report),
+    ]);
+  }
+  return channels.length;
+}

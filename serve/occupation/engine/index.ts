@@ -1,0 +1,631 @@
+/**
+ * The occupation engine's in-memory index and ranker. Built once per taxonomy version (and per
+ * fold by the calibration fit and the quality bench) from the artifact's titles, descriptions,
+ * tasks and optional word vectors; ranking is pure and deterministic.
+ *
+ * Channels, combined into one relevance score per occupation:
+ * - title: every title of every kind, scored title by title (query coverage, title coverage and
+ *   role-head agreement, exact and phrase matches) and aggregated per occupation by its best title;
+ * - context: the query's words in the occupation's description and tasks (BM25, small weight);
+ * - semantic: cosine between word-vector centroids of the query and of the occupation and its
+ *   titles; it adds candidates the words missed ("vector_candidate_expansion");
+ * - description: a job description's words in the occupation's description and tasks. It only
+ *   re-orders candidates the title found.
+ */
+import { indexTerms } from "../../text/normalize.ts";
+import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
+
+/** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
+export const RANKER_VERSION = "1";
+
+/** Kinds of titles, in the order they are preferred when two score the same. */
+export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
+export type TitleKind = typeof TITLE_KINDS[number];
+
+/** An occupation as the engine indexes it. */
+export interface IndexOccupation {
+  onetCode: string;
+  title: string;
+  description: string;
+  tasks: string[];
+  /** Skill names, most important first. */
+  skills: string[];
+  /** Technology examples (software and tools), hot ones first. */
+  technologies: string[];
+}
+
+/** One title of an occupation. */
+export interface IndexTitle {
+  onetCode: string;
+  kind: TitleKind;
+  title: string;
+}
+
+/** Word vectors keyed by index term, rows L2-normalised. */
+export interface WordVectors {
+  dims: number;
+  terms: string[];
+  data: Float32Array;
+}
+
+/** Everything an index is built from. */
+export interface IndexSource {
+  occupations: IndexOccupation[];
+  titles: IndexTitle[];
+  vectors: WordVectors | null;
+}
+
+/** The query as the ranker saw it. */
+export interface RankQuery {
+  title: string;
+  description?: string;
+}
+
+/** Options of one ranking. */
+export interface RankOptions {
+  limit: number;
+  /** Use the semantic channel when the index has vectors. */
+  semantic: boolean;
+}
+
+/** Why a candidate is on the list, in the spec's vocabulary (2.5). */
+export type MatchReason =
+  | "normalized_primary_title_match"
+  | "complete_occupational_phrase_match"
+  | "primary_title_token_match"
+  | "occupational_context_match"
+  | "role_head_match"
+  | "description_match"
+  | "task_match"
+  | "vector_candidate_expansion";
+
+/** One ranked occupation with its evidence. */
+export interface RankedOccupation {
+  onetCode: string;
+  title: string;
+  score: number;
+  reasons: MatchReason[];
+  matchedTitle: string;
+  matchedTitleKind: TitleKind;
+  candidateRoleHead: string;
+  roleHeadAgreement: boolean;
+  titleScore: number;
+  exact: boolean;
+  phrase: boolean;
+  semanticOnly: boolean;
+  descriptionTermMatches: number;
+  taskTermMatches: number;
+}
+
+/** A ranking and the facts about the query that confidence and grounding use. */
+export interface Ranking {
+  results: RankedOccupation[];
+  /** Scores of the top ten, best first, for confidence features. */
+  topScores: number[];
+  cleanedTitle: string;
+  queryRoleHead: string;
+  /** Whether the query's role head is the head of some title in the index. */
+  knownRoleHead: boolean;
+  /** Share of the query's words (idf-weighted) that occur in some title. */
+  knownTermShare: number;
+  queryTerms: number;
+  descriptionUsed: boolean;
+  /** Rank-1 candidate from the title alone is among the description's top three (or null). */
+  descriptionAgrees: boolean | null;
+  semanticUsed: boolean;
+}
+
+const W_QUERY_COVER = 0.55;
+const W_TITLE_COVER = 0.3;
+const W_HEAD = 0.15;
+const W_EXACT = 0.2;
+const W_PHRASE = 0.05;
+const W_CONTEXT = 0.08;
+const W_TEXT_COVER = 0.3;
+const K_TITLES = 1.2;
+const W_BEST_TITLE = 0.5;
+const W_OCC_COVER = 0.5;
+const W_SEMANTIC = 0.2;
+const W_DESCRIPTION = 0.2;
+const SEMANTIC_FLOOR = 0.55;
+const SEMANTIC_ONLY_MIN = 0.7;
+const SHORTLIST = 40;
+const SEMANTIC_SHORTLIST = 8;
+
+const round4 = (x: number) => Math.round(x * 10000) / 10000;
+
+/** An in-memory occupation index. */
+export class OccupationIndex {
+  readonly occupations: IndexOccupation[];
+  readonly hasVectors: boolean;
+  readonly #terms = new Map<string, number>();
+  readonly #occIndex = new Map<string, number>();
+  readonly #titleIdf: Float64Array;
+  readonly #titlePostings: Int32Array[];
+  readonly #titleOcc: Int32Array;
+  readonly #titleKind: Uint8Array;
+  readonly #titleText: string[];
+  readonly #titleNorm: string[];
+  readonly #titleHead: string[];
+  readonly #titleWeight: Float64Array;
+  readonly #heads: Set<string>;
+  readonly #primaryTerms: Set<string>[];
+  readonly #primaryNorm: string[];
+  /** term -> [occ, tfDescription, tfTasks, ...] flattened. */
+  readonly #textPostings = new Map<string, Int32Array>();
+  readonly #textLength: Float64Array;
+  readonly #textAvg: number;
+  readonly #vectorIndex = new Map<string, number>();
+  readonly #vectors: WordVectors | null;
+  readonly #occVectors: Float32Array | null = null;
+  readonly #titleVectors: Float32Array | null = null;
+  readonly #titlesByOcc: Int32Array[];
+  /** term id -> [occupation, number of its titles with the term, ...] flattened. */
+  readonly #occPostings: Int32Array[];
+  readonly #avgIdf: number;
+  readonly #sortedTerms: string[];
+
+  constructor(source: IndexSource) {
+    this.occupations = [...source.occupations].sort((a, b) => a.onetCode < b.onetCode ? -1 : 1);
+    const occIndex = this.#occIndex;
+    for (const [i, o] of this.occupations.entries()) occIndex.set(o.onetCode, i);
+    const titles = source.titles.filter((t) => occIndex.has(t.onetCode));
+    const n = titles.length;
+    this.#titleOcc = new Int32Array(n);
+    this.#titleKind = new Uint8Array(n);
+    this.#titleText = new Array(n);
+    this.#titleNorm = new Array(n);
+    this.#titleHead = new Array(n);
+    this.#titleWeight = new Float64Array(n);
+    const titleTerms: string[][] = new Array(n);
+    const occsOfTerm = new Map<string, Map<number, number>>();
+    const byOcc: number[][] = this.occupations.map(() => []);
+    titles.forEach((t, i) => {
+      const occ = occIndex.get(t.onetCode)!;
+      this.#titleOcc[i] = occ;
+      this.#titleKind[i] = TITLE_KINDS.indexOf(t.kind);
+      this.#titleText[i] = t.title;
+      const terms = indexTerms(t.title);
+      this.#titleNorm[i] = terms.join(" ");
+      this.#titleHead[i] = roleHead(t.title);
+      titleTerms[i] = [...new Set(terms)];
+      byOcc[occ].push(i);
+      for (const term of titleTerms[i]) {
+        let set = occsOfTerm.get(term);
+        if (!set) occsOfTerm.set(term, set = new Map());
+        set.set(occ, (set.get(occ) ?? 0) + 1);
+      }
+    });
+    this.#titlesByOcc = byOcc.map((list) => Int32Array.from(list));
+    this.#heads = new Set(this.#titleHead.filter((h) => h));
+    const terms = [...occsOfTerm.keys()].sort();
+    this.#sortedTerms = terms;
+    const nOcc = this.occupations.length;
+    this.#titleIdf = new Float64Array(terms.length);
+    terms.forEach((term, id) => {
+      this.#terms.set(term, id);
+      this.#titleIdf[id] = Math.log((nOcc + 1) / (occsOfTerm.get(term)!.size + 0.5));
+    });
+    this.#avgIdf = terms.length ? this.#titleIdf.reduce((a, b) => a + b, 0) / terms.length : 1;
+    const postings: number[][] = terms.map(() => []);
+    titleTerms.forEach((list, i) => {
+      let weight = 0;
+      for (const term of list) {
+        const id = this.#terms.get(term)!;
+        postings[id].push(i);
+        weight += this.#titleIdf[id];
+      }
+      this.#titleWeight[i] = weight;
+    });
+    this.#titlePostings = postings.map((p) => Int32Array.from(p));
+    this.#occPostings = terms.map((term) =>
+      Int32Array.from([...occsOfTerm.get(term)!].sort((a, b) => a[0] - b[0]).flat())
+    );
+    this.#primaryTerms = this.occupations.map((o) => new Set(indexTerms(o.title)));
+    this.#primaryNorm = this.occupations.map((o) => indexTerms(o.title).join(" "));
+
+    // Context text: description and tasks, one document per occupation.
+    this.#textLength = new Float64Array(nOcc);
+    const text = new Map<string, number[]>();
+    this.occupations.forEach((o, occ) => {
+      const tf = new Map<string, [number, number]>();
+      const add = (value: string, field: 0 | 1) => {
+        for (const term of indexTerms(value)) {
+          const entry = tf.get(term) ?? [0, 0];
+          entry[field]++;
+          tf.set(term, entry);
+          this.#textLength[occ]++;
+        }
+      };
+      add(o.description, 0);
+      for (const task of o.tasks) add(task, 1);
+      for (const [term, [d, t]] of [...tf].sort((a, b) => a[0] < b[0] ? -1 : 1)) {
+        let list = text.get(term);
+        if (!list) text.set(term, list = []);
+        list.push(occ, d, t);
+      }
+    });
+    for (const [term, list] of text) this.#textPostings.set(term, Int32Array.from(list));
+    this.#textAvg = nOcc ? this.#textLength.reduce((a, b) => a + b, 0) / nOcc : 1;
+
+    this.#vectors = source.vectors;
+    this.hasVectors = source.vectors !== null && source.vectors.terms.length > 0;
+    if (this.hasVectors) {
+      const vectors = source.vectors!;
+      vectors.terms.forEach((term, i) => this.#vectorIndex.set(term, i));
+      const dims = vectors.dims;
+      this.#titleVectors = new Float32Array(n * dims);
+      for (let i = 0; i < n; i++) {
+        this.#embed(titleTerms[i], this.#titleVectors.subarray(i * dims, (i + 1) * dims));
+      }
+      this.#occVectors = new Float32Array(nOcc * dims);
+      for (let occ = 0; occ < nOcc; occ++) {
+        const target = this.#occVectors.subarray(occ * dims, (occ + 1) * dims);
+        for (const i of this.#titlesByOcc[occ]) {
+          const weight = this.#titleKind[i] === 0 ? 3 : 1;
+          const v = this.#titleVectors.subarray(i * dims, (i + 1) * dims);
+          for (let d = 0; d < dims; d++) target[d] += weight * v[d];
+        }
+        normalise(target);
+      }
+    }
+  }
+
+  /** Idf of a title term (average idf for a word no title has). */
+  idf(term: string): number {
+    const id = this.#terms.get(term);
+    return id === undefined ? this.#avgIdf : this.#titleIdf[id];
+  }
+
+  /** Whether some title has the word. */
+  knows(term: string): boolean {
+    return this.#terms.has(term);
+  }
+
+  /** How occupational a fragment of a title looks: idf of its known words, plus a known head. */
+  segmentScore = (segment: string): number => {
+    let score = 0;
+    for (const term of indexTerms(segment)) {
+      const id = this.#terms.get(term);
+      if (id !== undefined) score += this.#titleIdf[id];
+    }
+    return score + (this.#heads.has(roleHead(segment)) ? 2 : 0);
+  };
+
+  /** Writes the idf-weighted, normalised centroid of the terms' vectors into target. */
+  #embed(terms: string[], target: Float32Array): boolean {
+    const vectors = this.#vectors!;
+    const dims = vectors.dims;
+    let any = false;
+    for (const term of terms) {
+      const row = this.#vectorIndex.get(term);
+      if (row === undefined) continue;
+      const weight = this.idf(term);
+      const offset = row * dims;
+      for (let d = 0; d < dims; d++) target[d] += weight * vectors.data[offset + d];
+      any = true;
+    }
+    if (any) normalise(target);
+    return any;
+  }
+
+  /**
+   * A known title word standing in for an unknown one: the longest known suffix of at least five
+   * letters ("chemotherapist" → "therapist") or else the neighbour in sorted order sharing a
+   * prefix of at least six letters and 70% of the word ("bioinformatician" → "bioinformatics").
+   */
+  resolveUnknown(term: string): string | null {
+    if (this.#terms.has(term) || term.length < 6 || /\d/.test(term)) return null;
+    for (let i = 1; i <= term.length - 5; i++) {
+      if (this.#terms.has(term.slice(i))) return term.slice(i);
+    }
+    const sorted = this.#sortedTerms;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid] < term) lo = mid + 1;
+      else hi = mid;
+    }
+    let best: string | null = null;
+    let bestLength = Math.max(6, Math.ceil(term.length * 0.7)) - 1;
+    for (const candidate of [sorted[lo - 1], sorted[lo]]) {
+      if (!candidate) continue;
+      let k = 0;
+      while (k < term.length && k < candidate.length && term[k] === candidate[k]) k++;
+      if (k > bestLength) [best, bestLength] = [candidate, k];
+    }
+    return best;
+  }
+
+  /** Ranks occupations for a title (and optional description). */
+  rank(query: RankQuery, options: RankOptions): Ranking {
+    const cleaned = cleanTitle(query.title, this.segmentScore);
+    const allTerms = indexTerms(cleaned.text).map((t) => this.resolveUnknown(t) ?? t);
+    const qTerms = [...new Set(allTerms)];
+    const qNorm = allTerms.join(" ");
+    const qHead = roleHead(cleaned.text);
+    const nOcc = this.occupations.length;
+    let qWeight = 0;
+    let knownWeight = 0;
+    for (const term of qTerms) {
+      const w = this.idf(term);
+      qWeight += w;
+      if (this.#terms.has(term)) knownWeight += w;
+    }
+    const semanticOn = options.semantic && this.hasVectors;
+    const descTerms = query.description ? descriptionTerms(query.description) : [];
+    const empty: Ranking = {
+      results: [],
+      topScores: [],
+      cleanedTitle: cleaned.text,
+      queryRoleHead: qHead,
+      knownRoleHead: this.#heads.has(qHead),
+      knownTermShare: qWeight > 0 ? knownWeight / qWeight : 0,
+      queryTerms: qTerms.length,
+      descriptionUsed: false,
+      descriptionAgrees: null,
+      semanticUsed: semanticOn,
+    };
+    if (qTerms.length === 0) return empty;
+
+    // Title channel.
+    const matched = new Map<number, number>();
+    for (const term of qTerms) {
+      const id = this.#terms.get(term);
+      if (id === undefined) continue;
+      const w = this.#titleIdf[id];
+      for (const t of this.#titlePostings[id]) matched.set(t, (matched.get(t) ?? 0) + w);
+    }
+    const titleScore = new Float64Array(nOcc);
+    const bestTitle = new Int32Array(nOcc).fill(-1);
+    const exactOcc = new Uint8Array(nOcc);
+    const phraseOcc = new Uint8Array(nOcc);
+    const paddedQuery = ` ${qNorm} `;
+    for (const [t, m] of matched) {
+      const qCover = m / qWeight;
+      const tCover = this.#titleWeight[t] > 0 ? m / this.#titleWeight[t] : 0;
+      const head = qHead !== "" && this.#titleHead[t] === qHead ? 1 : 0;
+      const exact = this.#titleNorm[t] === qNorm;
+      const phrase = !exact && tCover > 0.999 && paddedQuery.includes(` ${this.#titleNorm[t]} `);
+      const s = W_QUERY_COVER * qCover + W_TITLE_COVER * tCover + W_HEAD * head +
+        (exact ? W_EXACT : 0) + (phrase ? W_PHRASE * tCover : 0);
+      const occ = this.#titleOcc[t];
+      const current = bestTitle[occ];
+      if (
+        current < 0 || s > titleScore[occ] + 1e-12 ||
+        (Math.abs(s - titleScore[occ]) <= 1e-12 && this.#preferTitle(t, current))
+      ) {
+        titleScore[occ] = s;
+        bestTitle[occ] = t;
+      }
+      if (exact) exactOcc[occ] = 1;
+      if (phrase) phraseOcc[occ] = 1;
+    }
+
+    // Occupation coverage: the query's words anywhere in the occupation's titles, or (at half
+    // weight) in its description and tasks.
+    const cover = new Float64Array(nOcc);
+    const inTitles = new Uint8Array(nOcc);
+    for (const term of qTerms) {
+      const id = this.#terms.get(term);
+      const w = this.idf(term);
+      inTitles.fill(0);
+      if (id !== undefined) {
+        const list = this.#occPostings[id];
+        for (let i = 0; i < list.length; i += 2) {
+          const count = list[i + 1];
+          cover[list[i]] += w * (count * (1 + K_TITLES)) / (count + K_TITLES) / (1 + K_TITLES);
+          inTitles[list[i]] = 1;
+        }
+      }
+      const text = this.#textPostings.get(term);
+      if (text) {
+        for (let i = 0; i < text.length; i += 3) {
+          if (!inTitles[text[i]]) cover[text[i]] += W_TEXT_COVER * w;
+        }
+      }
+    }
+    // Context channel: the title's words in descriptions and tasks.
+    const context = this.#textScores(qTerms);
+    let contextMax = 0;
+    for (const v of context.values()) contextMax = Math.max(contextMax, v);
+
+    // Semantic channel.
+    let semantic: Float64Array | null = null;
+    let queryVector: Float32Array | null = null;
+    if (semanticOn) {
+      queryVector = new Float32Array(this.#vectors!.dims);
+      if (!this.#embed(qTerms, queryVector)) queryVector = null;
+    }
+    const scores = new Float64Array(nOcc);
+    const pool = new Set<number>();
+    for (let occ = 0; occ < nOcc; occ++) {
+      if (bestTitle[occ] >= 0) pool.add(occ);
+    }
+    for (const [occ, v] of context) {
+      if (bestTitle[occ] >= 0 || v >= 0.5 * contextMax) pool.add(occ);
+    }
+    if (queryVector) {
+      semantic = new Float64Array(nOcc);
+      const dims = queryVector.length;
+      const occVectors = this.#occVectors!;
+      const centroid = new Float64Array(nOcc);
+      for (let occ = 0; occ < nOcc; occ++) {
+        centroid[occ] = dot(queryVector, occVectors, occ * dims);
+      }
+      const byCentroid = topIndices(centroid, SEMANTIC_SHORTLIST);
+      const lexicalTop = topIndices(titleScore, SEMANTIC_SHORTLIST);
+      for (const occ of new Set([...byCentroid, ...lexicalTop])) {
+        let best = centroid[occ];
+        for (const t of this.#titlesByOcc[occ]) {
+          best = Math.max(best, dot(queryVector, this.#titleVectors!, t * dims));
+        }
+        semantic[occ] = best;
+        if (best >= SEMANTIC_ONLY_MIN) pool.add(occ);
+      }
+    }
+    for (const occ of pool) {
+      const ctx = contextMax > 0 ? (context.get(occ) ?? 0) / contextMax : 0;
+      const sem = semantic ? Math.max(0, semantic[occ] - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR) : 0;
+      scores[occ] = W_BEST_TITLE * titleScore[occ] + W_OCC_COVER * cover[occ] / qWeight +
+        W_CONTEXT * ctx * (titleScore[occ] > 0 ? 1 : 0.5) +
+        W_SEMANTIC * sem;
+    }
+
+    // Description: re-orders the shortlist the title found.
+    let ordered = [...pool].sort((a, b) => compareOcc(scores, a, b, this.occupations));
+    const titleTop = ordered[0];
+    let descriptionAgrees: boolean | null = null;
+    const descMatches = new Map<number, [number, number]>();
+    if (descTerms.length > 0 && ordered.length > 0) {
+      const shortlist = ordered.slice(0, SHORTLIST);
+      const desc = this.#textScores(descTerms, new Set(shortlist), descMatches);
+      let max = 0;
+      for (const v of desc.values()) max = Math.max(max, v);
+      if (max > 0) {
+        for (const occ of shortlist) scores[occ] += W_DESCRIPTION * (desc.get(occ) ?? 0) / max;
+        const byDesc = [...shortlist].sort((a, b) =>
+          (desc.get(b) ?? 0) - (desc.get(a) ?? 0) || a - b
+        );
+        descriptionAgrees = byDesc.slice(0, 3).includes(titleTop);
+      } else {
+        descriptionAgrees = false;
+      }
+      ordered = shortlist.sort((a, b) => compareOcc(scores, a, b, this.occupations));
+    }
+
+    const results: RankedOccupation[] = [];
+    for (const occ of ordered.slice(0, Math.max(options.limit, 10))) {
+      const o = this.occupations[occ];
+      const t = bestTitle[occ];
+      const reasons: MatchReason[] = [];
+      const head = t >= 0 ? this.#titleHead[t] : roleHead(o.title);
+      const headAgrees = qHead !== "" && head === qHead;
+      if (qNorm === this.#primaryNorm[occ]) reasons.push("normalized_primary_title_match");
+      if (exactOcc[occ] || phraseOcc[occ]) reasons.push("complete_occupational_phrase_match");
+      if (qTerms.some((term) => this.#primaryTerms[occ].has(term))) {
+        reasons.push("primary_title_token_match");
+      }
+      if ((context.get(occ) ?? 0) > 0) reasons.push("occupational_context_match");
+      if (headAgrees) reasons.push("role_head_match");
+      const [descHits, taskHits] = descMatches.get(occ) ?? [0, 0];
+      if (descHits > 0) reasons.push("description_match");
+      if (taskHits > 0) reasons.push("task_match");
+      const semanticOnly = t < 0 || (semantic !== null && titleScore[occ] < 0.3 &&
+        semantic[occ] >= SEMANTIC_ONLY_MIN);
+      if (semantic && semantic[occ] > SEMANTIC_FLOOR && semanticOnly) {
+        reasons.push("vector_candidate_expansion");
+      }
+      results.push({
+        onetCode: o.onetCode,
+        title: o.title,
+        score: round4(scores[occ]),
+        reasons,
+        matchedTitle: t >= 0 ? this.#titleText[t] : o.title,
+        matchedTitleKind: t >= 0 ? TITLE_KINDS[this.#titleKind[t]] : "primary",
+        candidateRoleHead: head,
+        roleHeadAgreement: headAgrees,
+        titleScore: titleScore[occ],
+        exact: exactOcc[occ] === 1,
+        phrase: phraseOcc[occ] === 1,
+        semanticOnly: t < 0,
+        descriptionTermMatches: descHits,
+        taskTermMatches: taskHits,
+      });
+    }
+    return {
+      ...empty,
+      results: results.slice(0, options.limit),
+      topScores: results.slice(0, 10).map((r) => r.score),
+      descriptionUsed: descTerms.length > 0 && ordered.length > 0,
+      descriptionAgrees,
+    };
+  }
+
+  /** Skills and technologies of an occupation whose words all occur in the given terms. */
+  supportedSkills(onetCode: string, terms: Set<string>, limit = 10): string[] {
+    const occupation = this.occupations[this.#occIndex.get(onetCode) ?? -1];
+    if (!occupation) return [];
+    const out: string[] = [];
+    for (const name of [...occupation.technologies, ...occupation.skills]) {
+      const words = indexTerms(name);
+      if (words.length > 0 && words.every((w) => terms.has(w)) && !out.includes(name)) {
+        out.push(name);
+        if (out.length >= limit) break;
+      }
+    }
+    return out;
+  }
+
+  #preferTitle(a: number, b: number): boolean {
+    if (this.#titleKind[a] !== this.#titleKind[b]) return this.#titleKind[a] < this.#titleKind[b];
+    return this.#titleText[a] < this.#titleText[b];
+  }
+
+  /** BM25 of terms against description + tasks; optional restriction and match counts. */
+  #textScores(
+    terms: string[],
+    only?: Set<number>,
+    counts?: Map<number, [number, number]>,
+  ): Map<number, number> {
+    const out = new Map<number, number>();
+    const nOcc = this.occupations.length;
+    for (const term of terms) {
+      const list = this.#textPostings.get(term);
+      if (!list) continue;
+      const df = list.length / 3;
+      if (df > nOcc * 0.5) continue;
+      const idf = Math.log(1 + (nOcc - df + 0.5) / (df + 0.5));
+      for (let i = 0; i < list.length; i += 3) {
+        const occ = list[i];
+        if (only && !only.has(occ)) continue;
+        const tf = list[i + 1] + list[i + 2];
+        const norm = 1.2 * (0.25 + 0.75 * this.#textLength[occ] / this.#textAvg);
+        out.set(occ, (out.get(occ) ?? 0) + idf * (tf * 2.2) / (tf + norm));
+        if (counts) {
+          const entry = counts.get(occ) ?? [0, 0];
+          if (list[i + 1] > 0) entry[0]++;
+          if (list[i + 2] > 0) entry[1]++;
+          counts.set(occ, entry);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+function compareOcc(scores: Float64Array, a: number, b: number, occs: IndexOccupation[]) {
+  const d = round4(scores[b]) - round4(scores[a]);
+  if (d !== 0) return d;
+  return occs[a].onetCode < occs[b].onetCode ? -1 : 1;
+}
+
+function normalise(v: Float32Array): void {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += v[i] * v[i];
+  const norm = Math.sqrt(sum);
+  if (norm > 0) { for (let i = 0; i < v.length; i++) v[i] /= norm; }
+}
+
+function dot(q: Float32Array, matrix: Float32Array, offset: number): number {
+  let sum = 0;
+  for (let d = 0; d < q.length; d++) sum += q[d] * matrix[offset + d];
+  return sum;
+}
+
+function topIndices(values: Float64Array, k: number): number[] {
+  // Partial selection: k is small, so an insertion into a sorted window beats a full sort.
+  const top: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v <= 0 || (top.length === k && v <= values[top[k - 1]])) continue;
+    let j = top.length < k ? top.length : k - 1;
+    while (j > 0 && values[top[j - 1]] < v) {
+      top[j] = top[j - 1];
+      j--;
+    }
+    top[j] = i;
+  }
+  return top;
+}

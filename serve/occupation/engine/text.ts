@@ -1,0 +1,295 @@
+/**
+ * Query-side text handling for the occupation engine: cleaning real posting titles (levels,
+ * requisition ids, locations, shifts, employment terms, brackets, abbreviations), finding a
+ * title's role head, and sanitising job descriptions.
+ *
+ * The index side uses the shared normaliser (serve/text/normalize.ts) unchanged; everything here
+ * runs on the query only, so improving it never requires rebuilding an artifact. It is part of
+ * the ranker, though: RANKER_VERSION (engine/index.ts) changes with it, because the calibration
+ * stored in the artifact was fitted on what this code produces.
+ */
+import { foldText, indexTerms, singular, tokenize } from "../../text/normalize.ts";
+
+/** Abbreviations seen in posting titles, expanded before matching (folded tokens). */
+const ABBREVIATIONS: Record<string, string> = {
+  rn: "registered nurse",
+  lpn: "licensed practical nurse",
+  lvn: "licensed vocational nurse",
+  cna: "certified nursing assistant",
+  stna: "state tested nursing assistant",
+  cma: "certified medical assistant",
+  np: "nurse practitioner",
+  crna: "certified registered nurse anesthetist",
+  emt: "emergency medical technician",
+  pct: "patient care technician",
+  ot: "occupational therapist",
+  pt: "physical therapist",
+  pta: "physical therapist assistant",
+  slp: "speech language pathologist",
+  cdl: "commercial truck",
+  swe: "software engineer",
+  sde: "software development engineer",
+  sre: "site reliability engineer",
+  dba: "database administrator",
+  pm: "project manager",
+  mgr: "manager",
+  mngr: "manager",
+  asst: "assistant",
+  assoc: "associate",
+  tech: "technician",
+  techs: "technician",
+  dev: "developer",
+  eng: "engineer",
+  engr: "engineer",
+  acct: "accountant",
+  rep: "representative",
+  reps: "representative",
+  csr: "customer service representative",
+  coord: "coordinator",
+  spec: "specialist",
+  dir: "director",
+  vp: "vice president",
+  svp: "senior vice president",
+  evp: "executive vice president",
+  ceo: "chief executive officer",
+  cfo: "chief financial officer",
+  coo: "chief operating officer",
+  cto: "chief technology officer",
+  cio: "chief information officer",
+  hr: "human resources",
+  it: "information technology",
+  qa: "quality assurance",
+  qc: "quality control",
+  ux: "user experience",
+  cpa: "certified public accountant",
+  gm: "general manager",
+  sdr: "sales development representative",
+  bdr: "business development representative",
+  ops: "operations",
+  mgmt: "management",
+  maint: "maintenance",
+  mech: "mechanic",
+  elec: "electrician",
+  hvac: "heating ventilation air conditioning",
+  cnc: "cnc",
+};
+
+/** "admin" is administrative before these words and administrator otherwise. */
+const ADMINISTRATIVE_BEFORE = new Set([
+  "assistant",
+  "asst",
+  "support",
+  "coordinator",
+  "specialist",
+  "clerk",
+  "officer",
+  "secretary",
+]);
+
+/** Seniority, level and employer-flavour words that say nothing about the occupation. */
+const NOISE_WORDS = new Set([
+  "sr",
+  "senior",
+  "jr",
+  "junior",
+  "ii",
+  "iii",
+  "iv",
+  "v",
+  "vi",
+  "level",
+  "lvl",
+  "mid",
+  "experienced",
+  "ninja",
+  "rockstar",
+  "guru",
+  "wizard",
+  "hero",
+  "urgent",
+  "urgently",
+  "hiring",
+  "immediate",
+  "immediately",
+  "opening",
+  "needed",
+  "wanted",
+  "remote",
+  "hybrid",
+  "onsite",
+  "fulltime",
+  "parttime",
+  "prn",
+  "perdiem",
+  "temp",
+  "temporary",
+  "seasonal",
+  "usa",
+  "us",
+]);
+
+/** Multi-word noise, matched on folded text before tokenising. */
+const NOISE_PHRASES: RegExp[] = [
+  /\b(?:full|part)[\s-]*time\b/g,
+  /\bper[\s-]+diem\b/g,
+  /\bwork\s+from\s+home\b/g,
+  /\bsign[\s-]*on\s+bonus\b/g,
+  /\bentry[\s-]+level\b/g,
+  /\bteam\s+member\b/g,
+  /\b(?:1st|2nd|3rd|first|second|third|day|night|evening|swing)\s+shift\b/g,
+  /\bclass\s+[abc]\b/g,
+  /\b(?:req|requisition|job|position)(?:\s*(?:id|no|number|#))?\s*[:#]?\s*[a-z]*[-\d][\w-]*/g,
+  /\$[\d,.]+\s*(?:k|\/\s*(?:hr|hour|year|yr))?/g,
+];
+
+/** Two-letter US state and territory codes, to spot "City, ST" locations. */
+const STATES = new Set(
+  ("al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj " +
+    "nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc pr").split(" "),
+);
+
+const LOCATION = /,\s*([a-z]{2})\b(?:\s+\d{5})?\s*$/;
+
+/** The steps a title went through; reported in debug and used by grounding. */
+export interface CleanedTitle {
+  /** Text left after cleaning, folded; the query the index sees. */
+  text: string;
+  /** Whether cleaning changed anything besides case and spacing. */
+  changed: boolean;
+}
+
+function stripBrackets(text: string): string {
+  // Bracketed content is kept when it is words (often the occupation: "Nurse (RN)") and
+  // dropped when it carries digits (ids, dates, pay).
+  return text.replace(
+    /[([{]([^)\]}]*)[)\]}]/g,
+    (_m, inner: string) => /\d/.test(inner) ? " " : ` ${inner} `,
+  );
+}
+
+function dropLocation(segment: string): string {
+  const match = segment.match(LOCATION);
+  if (match && STATES.has(match[1])) {
+    // "Nurse, Dallas, TX": the location is the last two comma parts.
+    const parts = segment.split(",");
+    return parts.length >= 3 ? parts.slice(0, -2).join(",") : parts[0];
+  }
+  return segment;
+}
+
+/**
+ * Cleans a posting title: folds case and accents, drops ids, pay, locations, shifts,
+ * employment terms and seniority, keeps the best segment of "A - B" or "A | B" titles
+ * (segmentScore says how occupational a segment looks) and expands abbreviations.
+ */
+export function cleanTitle(
+  raw: string,
+  segmentScore: (segment: string) => number,
+): CleanedTitle {
+  let text = foldText(raw).replace(/\s+/g, " ").trim();
+  const original = text;
+  text = stripBrackets(text);
+  for (const phrase of NOISE_PHRASES) text = text.replace(phrase, " ");
+  // Split on separators that join an occupation with a location, team or level, clean each
+  // part, and keep the part that looks most occupational (the first on a tie).
+  const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
+    .map((s) => cleanSegment(dropLocation(s)))
+    .filter((s) => s.length > 0);
+  let cleaned = segments[0] ?? "";
+  let bestScore = segments.length > 1 ? segmentScore(cleaned) : 0;
+  for (const segment of segments.slice(1)) {
+    const score = segmentScore(segment);
+    if (score > bestScore) [cleaned, bestScore] = [segment, score];
+  }
+  return { text: cleaned, changed: cleaned !== tokenize(original).join(" ") };
+}
+
+function lookup(table: Record<string, string>, key: string): string | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+function cleanSegment(segment: string): string {
+  const tokens = tokenize(segment.replace(/\b([a-z]+)-(?=[a-z]\b)/g, "$1 "));
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (NOISE_WORDS.has(token) || /^\d+$/.test(token) || /\d{3,}/.test(token)) continue;
+    if (token === "admin" || token === "admins") {
+      out.push(ADMINISTRATIVE_BEFORE.has(tokens[i + 1] ?? "") ? "administrative" : "administrator");
+    } else {
+      out.push(lookup(ABBREVIATIONS, token) ?? lookup(GENDERED, token) ?? token);
+    }
+  }
+  // An abbreviation next to its expansion ("Registered Nurse (RN)") must not count twice.
+  return [...new Set(out.join(" ").split(" "))].join(" ");
+}
+
+/** Gendered forms folded to the form O*NET titles use. */
+const GENDERED: Record<string, string> = {
+  actress: "actor",
+  waitress: "waiter",
+  hostess: "host",
+  stewardess: "steward",
+  seamstress: "sewer",
+  salesman: "salesperson",
+  saleswoman: "salesperson",
+  salesmen: "salesperson",
+  foreman: "supervisor",
+  forewoman: "supervisor",
+  chairman: "chair",
+  chairwoman: "chair",
+  cameraman: "camera operator",
+  repairman: "repairer",
+  handyman: "maintenance worker",
+  fireman: "firefighter",
+  policeman: "police officer",
+  policewoman: "police officer",
+  mailman: "mail carrier",
+};
+
+/** Prepositions after which a title's words qualify its head ("Director of Sales"). */
+const HEAD_BREAKS = new Set(["of", "for", "in", "at", "to", "with", "on", "from", "and", "or"]);
+
+/**
+ * The role head of a title: the head noun of its first noun phrase, singular and folded.
+ * "Night Shift ICU Nurse" → "nurse", "Director of Sales" → "director", "Nurse, Registered" →
+ * "nurse". Empty when the title has no words.
+ */
+export function roleHead(title: string): string {
+  const firstPart = foldText(title).split(/,|\s[-–—]\s|\//)[0];
+  const tokens = tokenize(firstPart);
+  let end = tokens.findIndex((t, i) => i > 0 && HEAD_BREAKS.has(t));
+  if (end < 0) end = tokens.length;
+  for (let i = end - 1; i >= 0; i--) {
+    const token = tokens[i];
+    if (!NOISE_WORDS.has(token) && !/^\d+$/.test(token) && !HEAD_BREAKS.has(token)) {
+      return singular(token);
+    }
+  }
+  return "";
+}
+
+/** Longest description the engine reads; the route bound is larger and documented. */
+const MAX_DESCRIPTION_TERMS = 400;
+
+/**
+ * Sanitises a job description: strips markup, entities, URLs, e-mail addresses and phone
+ * numbers, and returns its index terms (at most MAX_DESCRIPTION_TERMS distinct ones, in order
+ * of first appearance).
+ */
+export function descriptionTerms(text: string): string[] {
+  const clean = text
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&[#a-z0-9]+;/gi, " ")
+    .replace(/\b(?:https?:\/\/|www\.)\S+/gi, " ")
+    .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, " ")
+    .replace(/\+?\d[\d\s().-]{7,}\d/g, " ");
+  const seen = new Set<string>();
+  for (const term of indexTerms(clean)) {
+    if (term.length < 2 || /^\d+$/.test(term)) continue;
+    seen.add(term);
+    if (seen.size >= MAX_DESCRIPTION_TERMS) break;
+  }
+  return [...seen];
+}
