@@ -4,11 +4,13 @@
  * tasks and optional word vectors; ranking is pure and deterministic.
  *
  * Channels, combined into one relevance score per occupation:
- * - title: every title of every kind, scored title by title (query coverage, title coverage and
- *   role-head agreement, exact and phrase matches) and aggregated per occupation by its best title;
+ * - title: every title of every kind, scored title by title (query coverage, title coverage,
+ *   role-head agreement, whole-phrase match) and aggregated per occupation by its best title;
+ * - coverage: the query's words anywhere in the occupation's titles, saturating with how many
+ *   titles carry them, plus the query's adjacent word pairs found in its titles;
  * - context: the query's words in the occupation's description and tasks (BM25, small weight);
- * - semantic: cosine between word-vector centroids of the query and of the occupation and its
- *   titles; it adds candidates the words missed ("vector_candidate_expansion");
+ * - semantic: cosine between the query's word-vector centroid and the occupation's centroid and
+ *   title prototypes; it adds candidates the words missed ("vector_candidate_expansion");
  * - description: a job description's words in the occupation's description and tasks. It only
  *   re-orders candidates the title found.
  */
@@ -115,18 +117,49 @@ export interface Ranking {
   semanticUsed: boolean;
 }
 
-const W_QUERY_COVER = 0.55;
-const W_TITLE_COVER = 0.3;
-const W_HEAD = 0.15;
-const W_EXACT = 0.2;
-const W_PHRASE = 0.05;
-const W_CONTEXT = 0.08;
-const W_TEXT_COVER = 0.3;
-const K_TITLES = 1.2;
-const W_BEST_TITLE = 0.5;
-const W_OCC_COVER = 0.5;
-const W_SEMANTIC = 0.2;
-const W_DESCRIPTION = 0.2;
+/** The weights of the ranking channels (tuned on fold 1 of the development set). */
+export interface RankerWeights {
+  /** Title channel: share of the query's words a title covers. */
+  query_cover: number;
+  /** Title channel: share of the title the query covers. */
+  title_cover: number;
+  /** Title channel: role heads agree. */
+  head: number;
+  /** Title channel: the whole title occurs as a phrase in the query. */
+  phrase: number;
+  /** Context channel: the title's words in description and tasks (BM25, normalised). */
+  context: number;
+  /** Coverage: BM25 k for the number of titles carrying a word. */
+  k_titles: number;
+  /** Best title score. */
+  best_title: number;
+  /** Occupation coverage of the query. */
+  occ_cover: number;
+  /** Semantic channel. */
+  semantic: number;
+  /** Description channel (re-ordering only). */
+  description: number;
+  /** Phrases: the query's adjacent word pairs found in the occupation's titles. */
+  pair: number;
+}
+
+/** The weights the server runs with. */
+export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
+  query_cover: 0.413,
+  title_cover: 0.45,
+  head: 0.15,
+  phrase: 0.025,
+  context: 0.08,
+  k_titles: 1.8,
+  best_title: 0.5,
+  occ_cover: 0.75,
+  semantic: 0.2,
+  description: 0.2,
+  pair: 0.075,
+};
+const ALL_OTHER = /,\s*all other\b.*$/i;
+const PROTOTYPE_MERGE = 0.9;
+const PROTOTYPE_CAP = 24;
 const SEMANTIC_FLOOR = 0.55;
 const SEMANTIC_ONLY_MIN = 0.7;
 const SHORTLIST = 40;
@@ -158,14 +191,23 @@ export class OccupationIndex {
   readonly #vectorIndex = new Map<string, number>();
   readonly #vectors: WordVectors | null;
   readonly #occVectors: Float32Array | null = null;
-  readonly #titleVectors: Float32Array | null = null;
+  #titleVectors: Float32Array | null = null;
+  readonly #prototypes: Float32Array | null = null;
+  readonly #prototypeOffsets: Int32Array | null = null;
   readonly #titlesByOcc: Int32Array[];
   /** term id -> [occupation, number of its titles with the term, ...] flattened. */
   readonly #occPostings: Int32Array[];
   readonly #avgIdf: number;
   readonly #sortedTerms: string[];
+  /** "term term" -> [occupation, number of its titles with the pair, ...] flattened. */
+  readonly #pairPostings = new Map<string, Int32Array>();
 
-  constructor(source: IndexSource) {
+  readonly #w: RankerWeights;
+  readonly #matched: Float64Array;
+  readonly #touched: Int32Array;
+
+  constructor(source: IndexSource, weights: Readonly<RankerWeights> = DEFAULT_WEIGHTS) {
+    this.#w = { ...weights };
     this.occupations = [...source.occupations].sort((a, b) => a.onetCode < b.onetCode ? -1 : 1);
     const occIndex = this.#occIndex;
     for (const [i, o] of this.occupations.entries()) occIndex.set(o.onetCode, i);
@@ -177,15 +219,19 @@ export class OccupationIndex {
     this.#titleNorm = new Array(n);
     this.#titleHead = new Array(n);
     this.#titleWeight = new Float64Array(n);
+    this.#matched = new Float64Array(n);
+    this.#touched = new Int32Array(n);
     const titleTerms: string[][] = new Array(n);
     const occsOfTerm = new Map<string, Map<number, number>>();
+    const occsOfPair = new Map<string, Map<number, number>>();
     const byOcc: number[][] = this.occupations.map(() => []);
     titles.forEach((t, i) => {
       const occ = occIndex.get(t.onetCode)!;
       this.#titleOcc[i] = occ;
       this.#titleKind[i] = TITLE_KINDS.indexOf(t.kind);
       this.#titleText[i] = t.title;
-      const terms = indexTerms(t.title);
+      // "Production Workers, All Other": the catch-all suffix is not a word of the occupation.
+      const terms = indexTerms(t.title.replace(ALL_OTHER, ""));
       this.#titleNorm[i] = terms.join(" ");
       this.#titleHead[i] = roleHead(t.title);
       titleTerms[i] = [...new Set(terms)];
@@ -195,7 +241,15 @@ export class OccupationIndex {
         if (!set) occsOfTerm.set(term, set = new Map());
         set.set(occ, (set.get(occ) ?? 0) + 1);
       }
+      for (const pair of new Set(bigrams(terms))) {
+        let set = occsOfPair.get(pair);
+        if (!set) occsOfPair.set(pair, set = new Map());
+        set.set(occ, (set.get(occ) ?? 0) + 1);
+      }
     });
+    for (const [pair, set] of occsOfPair) {
+      this.#pairPostings.set(pair, Int32Array.from([...set].sort((a, b) => a[0] - b[0]).flat()));
+    }
     this.#titlesByOcc = byOcc.map((list) => Int32Array.from(list));
     this.#heads = new Set(this.#titleHead.filter((h) => h));
     const terms = [...occsOfTerm.keys()].sort();
@@ -221,8 +275,12 @@ export class OccupationIndex {
     this.#occPostings = terms.map((term) =>
       Int32Array.from([...occsOfTerm.get(term)!].sort((a, b) => a[0] - b[0]).flat())
     );
-    this.#primaryTerms = this.occupations.map((o) => new Set(indexTerms(o.title)));
-    this.#primaryNorm = this.occupations.map((o) => indexTerms(o.title).join(" "));
+    this.#primaryTerms = this.occupations.map((o) =>
+      new Set(indexTerms(o.title.replace(ALL_OTHER, "")))
+    );
+    this.#primaryNorm = this.occupations.map((o) =>
+      indexTerms(o.title.replace(ALL_OTHER, "")).join(" ")
+    );
 
     // Context text: description and tasks, one document per occupation.
     this.#textLength = new Float64Array(nOcc);
@@ -268,6 +326,36 @@ export class OccupationIndex {
         }
         normalise(target);
       }
+      // Prototypes: each occupation's title vectors merged greedily (cosine >= PROTOTYPE_MERGE,
+      // at most PROTOTYPE_CAP), so the title-level semantic check reads a few dozen vectors
+      // instead of every title.
+      const offsets = [0];
+      const all: Float32Array[] = [];
+      for (let occ = 0; occ < nOcc; occ++) {
+        const mine: Float32Array[] = [];
+        for (const i of this.#titlesByOcc[occ]) {
+          const v = this.#titleVectors.subarray(i * dims, (i + 1) * dims);
+          if (v[0] === 0 && v[1] === 0) continue; // no word of the title has a vector
+          let best = -1;
+          let bestCos = -2;
+          for (let p = 0; p < mine.length; p++) {
+            const cos = dotArrays(v, mine[p]) / Math.sqrt(dotArrays(mine[p], mine[p]));
+            if (cos > bestCos) [best, bestCos] = [p, cos];
+          }
+          if (best < 0 || (bestCos < PROTOTYPE_MERGE && mine.length < PROTOTYPE_CAP)) {
+            mine.push(Float32Array.from(v));
+          } else {
+            for (let d = 0; d < dims; d++) mine[best][d] += v[d];
+          }
+        }
+        for (const p of mine) normalise(p);
+        all.push(...mine);
+        offsets.push(all.length);
+      }
+      this.#prototypes = new Float32Array(all.length * dims);
+      all.forEach((p, i) => this.#prototypes!.set(p, i * dims));
+      this.#prototypeOffsets = Int32Array.from(offsets);
+      this.#titleVectors = null; // only the prototypes are needed from here on
     }
   }
 
@@ -370,26 +458,36 @@ export class OccupationIndex {
     if (qTerms.length === 0) return empty;
 
     // Title channel.
-    const matched = new Map<number, number>();
+    // Matched idf per title, accumulated in scratch buffers (rank is synchronous, so one set of
+    // buffers per index is safe) and visited in first-touch order.
+    const matched = this.#matched;
+    const touched = this.#touched;
+    let nTouched = 0;
     for (const term of qTerms) {
       const id = this.#terms.get(term);
       if (id === undefined) continue;
       const w = this.#titleIdf[id];
-      for (const t of this.#titlePostings[id]) matched.set(t, (matched.get(t) ?? 0) + w);
+      for (const t of this.#titlePostings[id]) {
+        if (matched[t] === 0) touched[nTouched++] = t;
+        matched[t] += w;
+      }
     }
     const titleScore = new Float64Array(nOcc);
     const bestTitle = new Int32Array(nOcc).fill(-1);
     const exactOcc = new Uint8Array(nOcc);
     const phraseOcc = new Uint8Array(nOcc);
     const paddedQuery = ` ${qNorm} `;
-    for (const [t, m] of matched) {
+    for (let k = 0; k < nTouched; k++) {
+      const t = touched[k];
+      const m = matched[t];
+      matched[t] = 0;
       const qCover = m / qWeight;
       const tCover = this.#titleWeight[t] > 0 ? m / this.#titleWeight[t] : 0;
       const head = qHead !== "" && this.#titleHead[t] === qHead ? 1 : 0;
       const exact = this.#titleNorm[t] === qNorm;
       const phrase = !exact && tCover > 0.999 && paddedQuery.includes(` ${this.#titleNorm[t]} `);
-      const s = W_QUERY_COVER * qCover + W_TITLE_COVER * tCover + W_HEAD * head +
-        (exact ? W_EXACT : 0) + (phrase ? W_PHRASE * tCover : 0);
+      const s = this.#w.query_cover * qCover + this.#w.title_cover * tCover + this.#w.head * head +
+        (phrase ? this.#w.phrase * tCover : 0);
       const occ = this.#titleOcc[t];
       const current = bestTitle[occ];
       if (
@@ -403,27 +501,30 @@ export class OccupationIndex {
       if (phrase) phraseOcc[occ] = 1;
     }
 
-    // Occupation coverage: the query's words anywhere in the occupation's titles, or (at half
-    // weight) in its description and tasks.
+    // Occupation coverage: the query's words anywhere in the occupation's titles, saturating
+    // with the number of titles that carry them (BM25's k, no length normalisation: tuning showed
+    // that occupations known by many titles should not be penalised).
     const cover = new Float64Array(nOcc);
-    const inTitles = new Uint8Array(nOcc);
+    const k = this.#w.k_titles;
     for (const term of qTerms) {
       const id = this.#terms.get(term);
-      const w = this.idf(term);
-      inTitles.fill(0);
-      if (id !== undefined) {
-        const list = this.#occPostings[id];
-        for (let i = 0; i < list.length; i += 2) {
-          const count = list[i + 1];
-          cover[list[i]] += w * (count * (1 + K_TITLES)) / (count + K_TITLES) / (1 + K_TITLES);
-          inTitles[list[i]] = 1;
-        }
+      if (id === undefined) continue;
+      const w = this.#titleIdf[id];
+      const list = this.#occPostings[id];
+      for (let i = 0; i < list.length; i += 2) {
+        const count = list[i + 1];
+        cover[list[i]] += w * (count * (1 + k)) / (count + k) / (1 + k);
       }
-      const text = this.#textPostings.get(term);
-      if (text) {
-        for (let i = 0; i < text.length; i += 3) {
-          if (!inTitles[text[i]]) cover[text[i]] += W_TEXT_COVER * w;
-        }
+    }
+    // Phrases: adjacent word pairs of the query that the occupation's titles also have.
+    const pairs = [...new Set(bigrams(allTerms))];
+    const pairCover = new Float64Array(nOcc);
+    for (const pair of pairs) {
+      const list = this.#pairPostings.get(pair);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 2) {
+        const count = list[i + 1];
+        pairCover[list[i]] += count / (count + 1) / pairs.length;
       }
     }
     // Context channel: the title's words in descriptions and tasks.
@@ -458,8 +559,9 @@ export class OccupationIndex {
       const lexicalTop = topIndices(titleScore, SEMANTIC_SHORTLIST);
       for (const occ of new Set([...byCentroid, ...lexicalTop])) {
         let best = centroid[occ];
-        for (const t of this.#titlesByOcc[occ]) {
-          best = Math.max(best, dot(queryVector, this.#titleVectors!, t * dims));
+        const protos = this.#prototypes!;
+        for (let p = this.#prototypeOffsets![occ]; p < this.#prototypeOffsets![occ + 1]; p++) {
+          best = Math.max(best, dot(queryVector, protos, p * dims));
         }
         semantic[occ] = best;
         if (best >= SEMANTIC_ONLY_MIN) pool.add(occ);
@@ -468,9 +570,10 @@ export class OccupationIndex {
     for (const occ of pool) {
       const ctx = contextMax > 0 ? (context.get(occ) ?? 0) / contextMax : 0;
       const sem = semantic ? Math.max(0, semantic[occ] - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR) : 0;
-      scores[occ] = W_BEST_TITLE * titleScore[occ] + W_OCC_COVER * cover[occ] / qWeight +
-        W_CONTEXT * ctx * (titleScore[occ] > 0 ? 1 : 0.5) +
-        W_SEMANTIC * sem;
+      scores[occ] = this.#w.best_title * titleScore[occ] +
+        this.#w.occ_cover * cover[occ] / qWeight + this.#w.pair * pairCover[occ] +
+        this.#w.context * ctx * (titleScore[occ] > 0 ? 1 : 0.5) +
+        this.#w.semantic * sem;
     }
 
     // Description: re-orders the shortlist the title found.
@@ -484,7 +587,9 @@ export class OccupationIndex {
       let max = 0;
       for (const v of desc.values()) max = Math.max(max, v);
       if (max > 0) {
-        for (const occ of shortlist) scores[occ] += W_DESCRIPTION * (desc.get(occ) ?? 0) / max;
+        for (const occ of shortlist) {
+          scores[occ] += this.#w.description * (desc.get(occ) ?? 0) / max;
+        }
         const byDesc = [...shortlist].sort((a, b) =>
           (desc.get(b) ?? 0) - (desc.get(a) ?? 0) || a - b
         );
@@ -601,6 +706,12 @@ function compareOcc(scores: Float64Array, a: number, b: number, occs: IndexOccup
   return occs[a].onetCode < occs[b].onetCode ? -1 : 1;
 }
 
+function bigrams(terms: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < terms.length; i++) out.push(`${terms[i - 1]} ${terms[i]}`);
+  return out;
+}
+
 function normalise(v: Float32Array): void {
   let sum = 0;
   for (let i = 0; i < v.length; i++) sum += v[i] * v[i];
@@ -608,10 +719,25 @@ function normalise(v: Float32Array): void {
   if (norm > 0) { for (let i = 0; i < v.length; i++) v[i] /= norm; }
 }
 
-function dot(q: Float32Array, matrix: Float32Array, offset: number): number {
+function dotArrays(a: Float32Array, b: Float32Array): number {
   let sum = 0;
-  for (let d = 0; d < q.length; d++) sum += q[d] * matrix[offset + d];
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
   return sum;
+}
+
+function dot(q: Float32Array, matrix: Float32Array, offset: number): number {
+  // Unrolled by four: the hot loop of the semantic channel.
+  let a = 0, b = 0, c = 0, d = 0;
+  const n = q.length - (q.length % 4);
+  let i = 0;
+  for (; i < n; i += 4) {
+    a += q[i] * matrix[offset + i];
+    b += q[i + 1] * matrix[offset + i + 1];
+    c += q[i + 2] * matrix[offset + i + 2];
+    d += q[i + 3] * matrix[offset + i + 3];
+  }
+  for (; i < q.length; i++) a += q[i] * matrix[offset + i];
+  return a + b + c + d;
 }
 
 function topIndices(values: Float64Array, k: number): number[] {
