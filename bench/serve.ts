@@ -1,10 +1,11 @@
 /**
  * `deno task bench:serve`: throughput and latency of the occupation routes on the real server
  * (serve/main.ts over loopback, the taxonomy artifact in ./artifacts, embedded PGlite in a
- * temporary DATA_DIR). Bodies cycle through up to 2,000 distinct real posting titles read from
- * ../shared/data/postings at start. Each POST route runs against a server with the default
- * ranking cache ("cached": warm-up has already sent every title) and one started with
- * OCCUPATION_CACHE_SIZE=0 ("uncached"); GET /api/v1/occupation/15-1252.00 is a reference.
+ * temporary DATA_DIR, or the Postgres of DATABASE_URL when set). Bodies are real posting titles
+ * read from ../shared/data/postings at start. Each POST route runs against a server with the
+ * default ranking cache fed the postings in file order ("stream": repeats as they occur) and
+ * against one started with OCCUPATION_CACHE_SIZE=0 fed 2,000 distinct titles ("uncached", every
+ * request ranks); GET /api/v1/occupation/15-1252.00 is a reference.
  * Load: wrk (-t1, a generated Lua script cycles the bodies) or bench/load.ts without it.
  * Flags: --quick (3 s runs), --seconds N, --connections N, --no-wrk.
  */
@@ -56,10 +57,19 @@ export interface BenchOptions {
   allowWrk: boolean;
 }
 
+/**
+ * uncached: distinct titles against a server with OCCUPATION_CACHE_SIZE=0 (every request ranks);
+ * stream: the postings' titles in file order, natural repeats included, against the default
+ * cache. Its warm-up sends the first WARMUP_STREAM titles (earlier traffic), the measured run the
+ * rest (wrapping around when it runs out).
+ */
+type Mode = "uncached" | "stream";
+const WARMUP_STREAM = 8_000;
+
 /** One measured route: which, against which server, and what the load run saw. */
 interface Row {
   route: string;
-  mode: "cached" | "uncached" | "n/a";
+  mode: Mode | "n/a";
   result: LoadResult;
   /** The server's VmHWM (kB) once this route's run ended. */
   peakKb: number;
@@ -126,16 +136,16 @@ export function parseCsv(text: string): string[][] {
  * only those the API accepts (1 to TITLE_MAX characters).
  */
 export function postingTitles(csv: string, max = MAX_TITLES): string[] {
+  return [...new Set(postingStream(csv))].slice(0, max);
+}
+
+/** Every title of the CSV's `title` column in file order (repeats kept), as postingTitles. */
+export function postingStream(csv: string): string[] {
   const [header, ...rows] = parseCsv(csv);
   const column = header.indexOf("title");
   if (column < 0) throw new Error(`no title column in [${header.join(", ")}]`);
-  const titles = new Set<string>();
-  for (const row of rows) {
-    const title = (row[column] ?? "").replace(/\s+/g, " ").trim();
-    if (title.length >= 1 && title.length <= TITLE_MAX) titles.add(title);
-    if (titles.size >= max) break;
-  }
-  return [...titles];
+  return rows.map((row) => (row[column] ?? "").replace(/\s+/g, " ").trim())
+    .filter((title) => title.length >= 1 && title.length <= TITLE_MAX);
 }
 
 /** Fails loudly unless one candidates request answers 200 with a non-empty shortlist. */
@@ -151,13 +161,14 @@ async function checkCandidates(send: Send, key: string): Promise<string> {
   return `${candidates[0].onet_code} ${candidates[0].title}`;
 }
 
-/** Warms `path` up for WARMUP_SECONDS, then measures it for `seconds`. */
+/** Warms `path` up for WARMUP_SECONDS (with warmBodies when given), then measures it. */
 async function measure(
   load: (url: string, options: LoadOptions) => Promise<LoadResult>,
   url: string,
   options: LoadOptions,
+  warmBodies?: string[],
 ): Promise<LoadResult> {
-  await load(url, { ...options, seconds: WARMUP_SECONDS });
+  await load(url, { ...options, seconds: WARMUP_SECONDS, bodies: warmBodies ?? options.bodies });
   return await load(url, options);
 }
 
@@ -169,26 +180,33 @@ async function runRoutes(
   key: string,
   titles: string[],
   options: BenchOptions,
-  mode: "cached" | "uncached",
+  mode: Mode,
 ): Promise<Row[]> {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const candidates = titles.map((title) => JSON.stringify({ title, limit: 5 }));
-  const jobs = titles.map((title) => JSON.stringify({ title }));
-  const routes: { route: string; path: string; bodies?: string[] }[] = [
-    { route: `POST ${CANDIDATES}`, path: CANDIDATES, bodies: candidates },
-    { route: `POST ${ANALYZE}`, path: ANALYZE, bodies: jobs },
-    { route: `POST ${CLASSIFY}`, path: CLASSIFY, bodies: jobs },
+  const warm = mode === "stream" ? titles.slice(0, WARMUP_STREAM) : titles;
+  const measured = mode === "stream" ? titles.slice(WARMUP_STREAM) : titles;
+  const candidates = (list: string[]) => list.map((title) => JSON.stringify({ title, limit: 5 }));
+  const jobs = (list: string[]) => list.map((title) => JSON.stringify({ title }));
+  const routes: { route: string; path: string; bodies?: string[]; warm?: string[] }[] = [
+    {
+      route: `POST ${CANDIDATES}`,
+      path: CANDIDATES,
+      bodies: candidates(measured),
+      warm: candidates(warm),
+    },
+    { route: `POST ${ANALYZE}`, path: ANALYZE, bodies: jobs(measured), warm: jobs(warm) },
+    { route: `POST ${CLASSIFY}`, path: CLASSIFY, bodies: jobs(measured), warm: jobs(warm) },
   ];
-  if (mode === "cached") routes.push({ route: `GET ${OCCUPATION}`, path: OCCUPATION });
+  if (mode === "stream") routes.push({ route: `GET ${OCCUPATION}`, path: OCCUPATION });
   const rows: Row[] = [];
-  for (const { route, path, bodies } of routes) {
+  for (const { route, path, bodies, warm: warmBodies } of routes) {
     const { connections, seconds } = options;
     const result = await measure(load, `${base}${path}`, {
       connections,
       seconds,
       headers: bodies ? headers : { authorization: headers.authorization },
       bodies,
-    });
+    }, warmBodies);
     const peakKb = memoryOf(server.child.pid).peak;
     rows.push({ route, mode: bodies ? mode : "n/a", result, peakKb });
     console.log(`    ${route} (${mode}): ${Math.round(result.rps)} req/s`);
@@ -260,7 +278,9 @@ async function stopClean(server: ServerProcess): Promise<void> {
 /** Reads the titles, starts the server, signs up, measures both cache modes and reports. */
 export async function main(args: string[]): Promise<void> {
   const options = parseArgs(args);
-  const titles = postingTitles(await Deno.readTextFile(POSTINGS));
+  const csv = await Deno.readTextFile(POSTINGS);
+  const titles = postingTitles(csv);
+  const stream = postingStream(csv);
   if (titles.length < 100) throw new Error(`only ${titles.length} titles in ${POSTINGS}`);
   const useWrk = options.allowWrk && await hasWrk();
   const load = useWrk ? wrkLoad : fetchLoad;
@@ -269,8 +289,13 @@ export async function main(args: string[]): Promise<void> {
       `${navigator.hardwareConcurrency} CPUs; ${options.connections} connections, ` +
       `${options.seconds} s per route after ${WARMUP_SECONDS} s warm-up`,
   );
-  console.log(`  ${titles.length} distinct posting titles from ${POSTINGS}`);
-  if (Deno.env.get("DATABASE_URL")) console.log("  DATABASE_URL ignored: embedded PGlite only");
+  console.log(
+    `  ${POSTINGS}: uncached runs cycle ${titles.length} distinct titles; stream runs send ` +
+      `${stream.length} titles in file order (${new Set(stream).size} distinct), the first ` +
+      `${WARMUP_STREAM} as warm-up`,
+  );
+  const databaseUrl = Deno.env.get("DATABASE_URL") ?? "";
+  console.log(`  database: ${databaseUrl ? "Postgres from DATABASE_URL" : "embedded PGlite"}`);
 
   const tmp = await Deno.makeTempDir({ prefix: "bench-serve-" });
   const port = freePort();
@@ -278,7 +303,7 @@ export async function main(args: string[]): Promise<void> {
   const env: Record<string, string> = {
     PORT: String(port),
     HOST: "127.0.0.1",
-    DATABASE_URL: "",
+    DATABASE_URL: databaseUrl,
     DATA_DIR: join(tmp, "data"),
     ARTIFACTS_DIR: join(ROOT, "artifacts"),
     BOOTSTRAP_ONET_DIR: "",
@@ -300,7 +325,7 @@ export async function main(args: string[]): Promise<void> {
     const rows: Row[] = [];
     const peaks: string[] = [];
     let peakKb = 0;
-    for (const mode of ["cached", "uncached"] as const) {
+    for (const mode of ["stream", "uncached"] as const) {
       if (mode === "uncached") {
         await stopClean(server);
         server = await startReady({ ...env, OCCUPATION_CACHE_SIZE: "0" }, base);
@@ -308,10 +333,20 @@ export async function main(args: string[]): Promise<void> {
       const ready = memoryOf(server.child.pid);
       const top = await checkCandidates(send, key);
       console.log(
-        `  ${mode} (OCCUPATION_CACHE_SIZE=${mode === "cached" ? "default" : "0"}): ` +
+        `  ${mode} (OCCUPATION_CACHE_SIZE=${mode === "stream" ? "default" : "0"}): ` +
           `check "${CHECK_TITLE}" -> 200, first candidate ${top}; server RSS ${mb(ready.rss)}`,
       );
-      rows.push(...await runRoutes(load, server, base, key, titles, options, mode));
+      rows.push(
+        ...await runRoutes(
+          load,
+          server,
+          base,
+          key,
+          mode === "stream" ? stream : titles,
+          options,
+          mode,
+        ),
+      );
       const memory = memoryOf(server.child.pid);
       peakKb = Math.max(peakKb, memory.peak);
       peaks.push(`${mode} ${mb(memory.peak)} (RSS at the end ${mb(memory.rss)})`);

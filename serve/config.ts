@@ -29,7 +29,7 @@ export const ConfigSchema = z.object({
   BOOTSTRAP_ONET_DIR: z.string().default("./fixtures/onet-sample"),
   ARTIFACT_WATCH: bool.default(true),
   OCCUPATION_SEMANTIC: bool.default(true),
-  OCCUPATION_CACHE_SIZE: int(0, 1_000_000).default(20_000),
+  OCCUPATION_CACHE_SIZE: int(0, 1_000_000).default(10_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
   READY_DB_TIMEOUT_MS: int(50, 60_000).default(2000),

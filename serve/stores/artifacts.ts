@@ -230,6 +230,12 @@ export class ArtifactRegistry {
         }
       }
       const data = await spec.load(connection, manifest);
+      // Loading reads most of the file; a fresh instance hands that memory back (about 60 MB
+      // for the full taxonomy), and requests only read a few rows each.
+      connection.closeSync();
+      instance.closeSync();
+      instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY", threads: "1" });
+      connection = await instance.connect();
       return new LoadedArtifact(spec.name, version, manifest, data, connection, instance);
     } catch (error) {
       connection?.closeSync();

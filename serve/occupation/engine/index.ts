@@ -158,6 +158,8 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   pair: 0.075,
 };
 const ALL_OTHER = /,\s*all other\b.*$/i;
+const GROUPS = 32;
+const GROUP_PROBES = 6;
 const PROTOTYPE_MERGE = 0.9;
 const PROTOTYPE_CAP = 24;
 const SEMANTIC_FLOOR = 0.55;
@@ -180,6 +182,9 @@ export class OccupationIndex {
   readonly #titleText: string[];
   readonly #titleNorm: string[];
   readonly #titleHead: string[];
+  /** Role head of each title as a number (-1 when it has none), for fast comparison. */
+  readonly #titleHeadId: Int32Array;
+  readonly #headIds = new Map<string, number>();
   readonly #titleWeight: Float64Array;
   readonly #heads: Set<string>;
   readonly #primaryTerms: Set<string>[];
@@ -193,6 +198,8 @@ export class OccupationIndex {
   readonly #occVectors: Float32Array | null = null;
   #titleVectors: Float32Array | null = null;
   readonly #prototypes: Float32Array | null = null;
+  readonly #groups: Int32Array[] | null = null;
+  readonly #groupCentres: Float32Array | null = null;
   readonly #prototypeOffsets: Int32Array | null = null;
   readonly #titlesByOcc: Int32Array[];
   /** term id -> [occupation, number of its titles with the term, ...] flattened. */
@@ -203,6 +210,8 @@ export class OccupationIndex {
   readonly #pairPostings = new Map<string, Int32Array>();
 
   readonly #w: RankerWeights;
+  /** Per occupation: technology then skill names with their index terms (for matching_skills). */
+  readonly #skillTerms: [string, string[]][][];
   readonly #matched: Float64Array;
   readonly #touched: Int32Array;
 
@@ -222,8 +231,9 @@ export class OccupationIndex {
     this.#matched = new Float64Array(n);
     this.#touched = new Int32Array(n);
     const titleTerms: string[][] = new Array(n);
-    const occsOfTerm = new Map<string, Map<number, number>>();
-    const occsOfPair = new Map<string, Map<number, number>>();
+    // term (or word pair) -> the occupation of every title that has it, one entry per title
+    const occsOfTerm = new Map<string, number[]>();
+    const occsOfPair = new Map<string, number[]>();
     const byOcc: number[][] = this.occupations.map(() => []);
     titles.forEach((t, i) => {
       const occ = occIndex.get(t.onetCode)!;
@@ -237,28 +247,34 @@ export class OccupationIndex {
       titleTerms[i] = [...new Set(terms)];
       byOcc[occ].push(i);
       for (const term of titleTerms[i]) {
-        let set = occsOfTerm.get(term);
-        if (!set) occsOfTerm.set(term, set = new Map());
-        set.set(occ, (set.get(occ) ?? 0) + 1);
+        const list = occsOfTerm.get(term);
+        if (list) list.push(occ);
+        else occsOfTerm.set(term, [occ]);
       }
       for (const pair of new Set(bigrams(terms))) {
-        let set = occsOfPair.get(pair);
-        if (!set) occsOfPair.set(pair, set = new Map());
-        set.set(occ, (set.get(occ) ?? 0) + 1);
+        const list = occsOfPair.get(pair);
+        if (list) list.push(occ);
+        else occsOfPair.set(pair, [occ]);
       }
     });
-    for (const [pair, set] of occsOfPair) {
-      this.#pairPostings.set(pair, Int32Array.from([...set].sort((a, b) => a[0] - b[0]).flat()));
-    }
+    for (const [pair, list] of occsOfPair) this.#pairPostings.set(pair, countByOcc(list));
     this.#titlesByOcc = byOcc.map((list) => Int32Array.from(list));
     this.#heads = new Set(this.#titleHead.filter((h) => h));
+    this.#titleHeadId = Int32Array.from(this.#titleHead, (h) => {
+      if (!h) return -1;
+      let id = this.#headIds.get(h);
+      if (id === undefined) this.#headIds.set(h, id = this.#headIds.size);
+      return id;
+    });
     const terms = [...occsOfTerm.keys()].sort();
     this.#sortedTerms = terms;
     const nOcc = this.occupations.length;
     this.#titleIdf = new Float64Array(terms.length);
-    terms.forEach((term, id) => {
+    this.#occPostings = terms.map((term, id) => {
       this.#terms.set(term, id);
-      this.#titleIdf[id] = Math.log((nOcc + 1) / (occsOfTerm.get(term)!.size + 0.5));
+      const counts = countByOcc(occsOfTerm.get(term)!);
+      this.#titleIdf[id] = Math.log((nOcc + 1) / (counts.length / 2 + 0.5));
+      return counts;
     });
     this.#avgIdf = terms.length ? this.#titleIdf.reduce((a, b) => a + b, 0) / terms.length : 1;
     const postings: number[][] = terms.map(() => []);
@@ -272,8 +288,10 @@ export class OccupationIndex {
       this.#titleWeight[i] = weight;
     });
     this.#titlePostings = postings.map((p) => Int32Array.from(p));
-    this.#occPostings = terms.map((term) =>
-      Int32Array.from([...occsOfTerm.get(term)!].sort((a, b) => a[0] - b[0]).flat())
+    this.#skillTerms = this.occupations.map((o) =>
+      [...o.technologies, ...o.skills]
+        .map((name): [string, string[]] => [name, [...new Set(indexTerms(name))]])
+        .filter(([, words]) => words.length > 0)
     );
     this.#primaryTerms = this.occupations.map((o) =>
       new Set(indexTerms(o.title.replace(ALL_OTHER, "")))
@@ -326,6 +344,38 @@ export class OccupationIndex {
         }
         normalise(target);
       }
+      // Groups of occupations by their centroids (k-means, deterministic start, fixed rounds).
+      const groupCount = Math.min(GROUPS, nOcc);
+      const centresOut = new Float32Array(groupCount * dims);
+      for (let g = 0; g < groupCount; g++) {
+        const from = Math.floor(g * nOcc / groupCount);
+        centresOut.set(this.#occVectors.subarray(from * dims, (from + 1) * dims), g * dims);
+      }
+      let members: number[][] = [];
+      for (let round = 0; round < 8; round++) {
+        members = Array.from({ length: groupCount }, () => []);
+        for (let occ = 0; occ < nOcc; occ++) {
+          const v = this.#occVectors.subarray(occ * dims, (occ + 1) * dims);
+          let best = 0;
+          let bestDot = -Infinity;
+          for (let g = 0; g < groupCount; g++) {
+            const d = dot(v, centresOut, g * dims);
+            if (d > bestDot) [best, bestDot] = [g, d];
+          }
+          members[best].push(occ);
+        }
+        for (let g = 0; g < groupCount; g++) {
+          if (members[g].length === 0) continue;
+          const centre = centresOut.subarray(g * dims, (g + 1) * dims);
+          centre.fill(0);
+          for (const occ of members[g]) {
+            for (let d = 0; d < dims; d++) centre[d] += this.#occVectors[occ * dims + d];
+          }
+          normalise(centre);
+        }
+      }
+      this.#groups = members.map((list) => Int32Array.from(list));
+      this.#groupCentres = centresOut;
       // Prototypes: each occupation's title vectors merged greedily (cosine >= PROTOTYPE_MERGE,
       // at most PROTOTYPE_CAP), so the title-level semantic check reads a few dozen vectors
       // instead of every title.
@@ -433,6 +483,7 @@ export class OccupationIndex {
     const qTerms = [...new Set(allTerms)];
     const qNorm = allTerms.join(" ");
     const qHead = roleHead(cleaned.text);
+    const qHeadId = qHead === "" ? -2 : this.#headIds.get(qHead) ?? -2;
     const nOcc = this.occupations.length;
     let qWeight = 0;
     let knownWeight = 0;
@@ -483,8 +534,8 @@ export class OccupationIndex {
       matched[t] = 0;
       const qCover = m / qWeight;
       const tCover = this.#titleWeight[t] > 0 ? m / this.#titleWeight[t] : 0;
-      const head = qHead !== "" && this.#titleHead[t] === qHead ? 1 : 0;
-      const exact = this.#titleNorm[t] === qNorm;
+      const head = this.#titleHeadId[t] === qHeadId ? 1 : 0;
+      const exact = tCover > 0.999 && qCover > 0.999 && this.#titleNorm[t] === qNorm;
       const phrase = !exact && tCover > 0.999 && paddedQuery.includes(` ${this.#titleNorm[t]} `);
       const s = this.#w.query_cover * qCover + this.#w.title_cover * tCover + this.#w.head * head +
         (phrase ? this.#w.phrase * tCover : 0);
@@ -551,13 +602,21 @@ export class OccupationIndex {
       semantic = new Float64Array(nOcc);
       const dims = queryVector.length;
       const occVectors = this.#occVectors!;
+      // Occupation centroids are searched through the groups whose centres are closest to the
+      // query (an inverted-file search: a fraction of the dot products of a full scan).
       const centroid = new Float64Array(nOcc);
-      for (let occ = 0; occ < nOcc; occ++) {
-        centroid[occ] = dot(queryVector, occVectors, occ * dims);
+      const groups = this.#groups!;
+      const centres = new Float64Array(groups.length);
+      for (let g = 0; g < groups.length; g++) {
+        centres[g] = dot(queryVector, this.#groupCentres!, g * dims) + 1;
+      }
+      for (const g of topIndices(centres, GROUP_PROBES)) {
+        for (const occ of groups[g]) centroid[occ] = dot(queryVector, occVectors, occ * dims);
       }
       const byCentroid = topIndices(centroid, SEMANTIC_SHORTLIST);
       const lexicalTop = topIndices(titleScore, SEMANTIC_SHORTLIST);
       for (const occ of new Set([...byCentroid, ...lexicalTop])) {
+        if (centroid[occ] === 0) centroid[occ] = dot(queryVector, occVectors, occ * dims);
         let best = centroid[occ];
         const protos = this.#prototypes!;
         for (let p = this.#prototypeOffsets![occ]; p < this.#prototypeOffsets![occ + 1]; p++) {
@@ -570,14 +629,16 @@ export class OccupationIndex {
     for (const occ of pool) {
       const ctx = contextMax > 0 ? (context.get(occ) ?? 0) / contextMax : 0;
       const sem = semantic ? Math.max(0, semantic[occ] - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR) : 0;
-      scores[occ] = this.#w.best_title * titleScore[occ] +
-        this.#w.occ_cover * cover[occ] / qWeight + this.#w.pair * pairCover[occ] +
-        this.#w.context * ctx * (titleScore[occ] > 0 ? 1 : 0.5) +
-        this.#w.semantic * sem;
+      scores[occ] = round4(
+        this.#w.best_title * titleScore[occ] +
+          this.#w.occ_cover * cover[occ] / qWeight + this.#w.pair * pairCover[occ] +
+          this.#w.context * ctx * (titleScore[occ] > 0 ? 1 : 0.5) +
+          this.#w.semantic * sem,
+      );
     }
 
     // Description: re-orders the shortlist the title found.
-    let ordered = [...pool].sort((a, b) => compareOcc(scores, a, b, this.occupations));
+    let ordered = topOccupations(pool, scores, SHORTLIST);
     const titleTop = ordered[0];
     let descriptionAgrees: boolean | null = null;
     const descMatches = new Map<number, [number, number]>();
@@ -588,7 +649,7 @@ export class OccupationIndex {
       for (const v of desc.values()) max = Math.max(max, v);
       if (max > 0) {
         for (const occ of shortlist) {
-          scores[occ] += this.#w.description * (desc.get(occ) ?? 0) / max;
+          scores[occ] = round4(scores[occ] + this.#w.description * (desc.get(occ) ?? 0) / max);
         }
         const byDesc = [...shortlist].sort((a, b) =>
           (desc.get(b) ?? 0) - (desc.get(a) ?? 0) || a - b
@@ -597,7 +658,7 @@ export class OccupationIndex {
       } else {
         descriptionAgrees = false;
       }
-      ordered = shortlist.sort((a, b) => compareOcc(scores, a, b, this.occupations));
+      ordered = topOccupations(shortlist, scores, SHORTLIST);
     }
 
     const results: RankedOccupation[] = [];
@@ -650,12 +711,11 @@ export class OccupationIndex {
 
   /** Skills and technologies of an occupation whose words all occur in the given terms. */
   supportedSkills(onetCode: string, terms: Set<string>, limit = 10): string[] {
-    const occupation = this.occupations[this.#occIndex.get(onetCode) ?? -1];
-    if (!occupation) return [];
+    const names = this.#skillTerms[this.#occIndex.get(onetCode) ?? -1];
+    if (!names) return [];
     const out: string[] = [];
-    for (const name of [...occupation.technologies, ...occupation.skills]) {
-      const words = indexTerms(name);
-      if (words.length > 0 && words.every((w) => terms.has(w)) && !out.includes(name)) {
+    for (const [name, words] of names) {
+      if (words.every((w) => terms.has(w)) && !out.includes(name)) {
         out.push(name);
         if (out.length >= limit) break;
       }
@@ -700,10 +760,36 @@ export class OccupationIndex {
   }
 }
 
-function compareOcc(scores: Float64Array, a: number, b: number, occs: IndexOccupation[]) {
-  const d = round4(scores[b]) - round4(scores[a]);
-  if (d !== 0) return d;
-  return occs[a].onetCode < occs[b].onetCode ? -1 : 1;
+/**
+ * The k best occupations of a pool by score (already rounded), ties to the lower index, which is
+ * the lower O*NET code because occupations are indexed in code order. A partial selection: pools
+ * can hold hundreds of occupations and only the head is needed.
+ */
+function topOccupations(pool: Iterable<number>, scores: Float64Array, k: number): number[] {
+  const top: number[] = [];
+  const before = (a: number, b: number) =>
+    scores[a] > scores[b] || (scores[a] === scores[b] && a < b);
+  for (const occ of pool) {
+    if (top.length === k && !before(occ, top[k - 1])) continue;
+    let j = top.length < k ? top.length : k - 1;
+    while (j > 0 && before(occ, top[j - 1])) {
+      top[j] = top[j - 1];
+      j--;
+    }
+    top[j] = occ;
+  }
+  return top;
+}
+
+/** [occupation, count, ...] in occupation order from one entry per title. */
+function countByOcc(occs: number[]): Int32Array {
+  occs.sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const occ of occs) {
+    if (out.length > 0 && out[out.length - 2] === occ) out[out.length - 1]++;
+    else out.push(occ, 1);
+  }
+  return Int32Array.from(out);
 }
 
 function bigrams(terms: string[]): string[] {

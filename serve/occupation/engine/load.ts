@@ -2,8 +2,14 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { IndexOccupation, IndexSource, IndexTitle, TitleKind, WordVectors } from "./index.ts";
 
-async function rowsOf(connection: DuckDBConnection, sql: string) {
-  return (await connection.runAndReadAll(sql)).getRowsJS();
+/** Calls fn on every row, reading chunk by chunk so no whole result is materialised at once. */
+async function eachRow(
+  connection: DuckDBConnection,
+  sql: string,
+  fn: (row: unknown[]) => void,
+): Promise<void> {
+  const result = await connection.stream(sql);
+  for await (const rows of result.yieldRowsJs()) for (const row of rows) fn(row);
 }
 
 /** Whether the artifact has a table (derived tables may be absent from older builds). */
@@ -18,14 +24,15 @@ export async function hasTable(connection: DuckDBConnection, name: string): Prom
 /** Word vectors stored in the artifact, or null when it was built without them. */
 export async function readVectors(connection: DuckDBConnection): Promise<WordVectors | null> {
   if (!await hasTable(connection, "term_vectors")) return null;
-  const rows = await rowsOf(connection, "SELECT term, vector FROM term_vectors ORDER BY term");
-  if (rows.length === 0) return null;
-  const dims = (rows[0][1] as number[]).length;
-  const data = new Float32Array(rows.length * dims);
+  const [[count, dims]] = (await connection.runAndReadAll(
+    "SELECT count(*), coalesce(max(len(vector)), 0) FROM term_vectors",
+  )).getRowsJS().map((r) => r.map(Number));
+  if (count === 0) return null;
+  const data = new Float32Array(count * dims);
   const terms: string[] = [];
-  rows.forEach(([term, vector], i) => {
-    terms.push(String(term));
-    data.set(vector as number[], i * dims);
+  await eachRow(connection, "SELECT term, vector FROM term_vectors ORDER BY term", (row) => {
+    data.set(row[1] as number[], terms.length * dims);
+    terms.push(String(row[0]));
   });
   return { dims, terms, data };
 }
@@ -36,51 +43,49 @@ export async function readIndexSource(
   options: { vectors: boolean } = { vectors: true },
 ): Promise<IndexSource> {
   const occupations = new Map<string, IndexOccupation>();
-  for (
-    const [code, title, description] of await rowsOf(
-      connection,
-      "SELECT onet_code, title, coalesce(description, '') FROM occupations ORDER BY onet_code",
-    )
-  ) {
-    occupations.set(String(code), {
-      onetCode: String(code),
-      title: String(title),
-      description: String(description),
-      tasks: [],
-      skills: [],
-      technologies: [],
-    });
-  }
-  for (
-    const [code, task] of await rowsOf(
-      connection,
-      "SELECT onet_code, task FROM tasks ORDER BY onet_code, task_id",
-    )
-  ) occupations.get(String(code))?.tasks.push(String(task));
-  for (
-    const [code, name] of await rowsOf(
-      connection,
-      `SELECT onet_code, element_name FROM occupation_ratings
+  await eachRow(
+    connection,
+    "SELECT onet_code, title, coalesce(description, '') FROM occupations ORDER BY onet_code",
+    ([code, title, description]) =>
+      occupations.set(String(code), {
+        onetCode: String(code),
+        title: String(title),
+        description: String(description),
+        tasks: [],
+        skills: [],
+        technologies: [],
+      }),
+  );
+  await eachRow(
+    connection,
+    "SELECT onet_code, task FROM tasks ORDER BY onet_code, task_id",
+    ([code, task]) => occupations.get(String(code))?.tasks.push(String(task)),
+  );
+  await eachRow(
+    connection,
+    `SELECT onet_code, element_name FROM occupation_ratings
      WHERE domain = 'skill' AND importance IS NOT NULL AND importance >= 2.5
      ORDER BY onet_code, importance DESC, element_name`,
-    )
-  ) occupations.get(String(code))?.skills.push(String(name));
-  for (
-    const [code, name] of await rowsOf(
-      connection,
-      `SELECT onet_code, example FROM technologies
+    ([code, name]) => occupations.get(String(code))?.skills.push(String(name)),
+  );
+  await eachRow(
+    connection,
+    `SELECT onet_code, example FROM technologies
      GROUP BY onet_code, example
      ORDER BY onet_code, bool_or(hot_technology) DESC, bool_or(in_demand) DESC, example`,
-    )
-  ) occupations.get(String(code))?.technologies.push(String(name));
-  const titles: IndexTitle[] = (await rowsOf(
+    ([code, name]) => occupations.get(String(code))?.technologies.push(String(name)),
+  );
+  const titles: IndexTitle[] = [];
+  await eachRow(
     connection,
     "SELECT onet_code, kind, title FROM occupation_titles ORDER BY title_id",
-  )).map(([code, kind, title]) => ({
-    onetCode: String(code),
-    kind: String(kind) as TitleKind,
-    title: String(title),
-  }));
+    ([code, kind, title]) =>
+      titles.push({
+        onetCode: String(code),
+        kind: String(kind) as TitleKind,
+        title: String(title),
+      }),
+  );
   return {
     occupations: [...occupations.values()],
     titles,

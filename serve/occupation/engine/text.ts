@@ -214,6 +214,7 @@ function cleanSegment(segment: string): string {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (NOISE_WORDS.has(token) || /^\d+$/.test(token) || /\d{3,}/.test(token)) continue;
+    if (tokens[i - 1] === "cdl" && /^[abc]$/.test(token)) continue; // licence class: CDL-A
     if (token === "admin" || token === "admins") {
       out.push(ADMINISTRATIVE_BEFORE.has(tokens[i + 1] ?? "") ? "administrative" : "administrator");
     } else {

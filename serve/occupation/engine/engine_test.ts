@@ -1,0 +1,136 @@
+/** Unit tests of the engine's parts: title cleaning, role heads, sanitising, folds, calibration. */
+import assert from "node:assert/strict";
+import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
+import { assignFolds, postingVariant, splitFold } from "./devset.ts";
+import { calibrationReport, fitLogistic, predict } from "./logistic.ts";
+import { OccupationIndex } from "./index.ts";
+import type { IndexOccupation, IndexTitle } from "./index.ts";
+import { normalizeTitle } from "../../text/normalize.ts";
+
+const flat = () => 0;
+
+Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
+  const cases: [string, string][] = [
+    ["Sr. Registered Nurse (RN) - ICU Night Shift, Dallas, TX", "registered nurse"],
+    ["CDL-A Truck Driver - $1,500 Sign-On Bonus", "commercial truck driver"],
+    ["SOFTWARE ENGINEER II (Req #48213)", "software engineer"],
+    ["Admin Asst - Full-Time", "administrative assistant"],
+    ["System Admin | Remote", "system administrator"],
+    ["Waitress", "waiter"],
+    ["Job ID 20391 - 12345", ""],
+  ];
+  for (const [raw, want] of cases) {
+    assert.equal(cleanTitle(raw, flat).text, want, raw);
+  }
+  // Of "A - B", the more occupational part is kept.
+  const score = (segment: string) => segment.includes("nurse") ? 5 : 0;
+  assert.equal(cleanTitle("Memorial Hospital - Nurse", score).text, "nurse");
+  // An object key is not an abbreviation.
+  assert.equal(cleanTitle("constructor toString", flat).text, "constructor tostring");
+});
+
+Deno.test("roleHead finds the head noun of the first phrase", () => {
+  assert.equal(roleHead("Night Shift ICU Nurses"), "nurse");
+  assert.equal(roleHead("Director of Sales"), "director");
+  assert.equal(roleHead("Nurse, Registered"), "nurse");
+  assert.equal(roleHead("Welder/Fitter"), "welder");
+  assert.equal(roleHead("Senior Accountant II"), "accountant");
+  assert.equal(roleHead(""), "");
+});
+
+Deno.test("descriptionTerms strips markup, links, e-mail addresses and phone numbers", () => {
+  const terms = descriptionTerms(
+    "<p>Care for <b>patients</b>.</p><script>alert('x')</script> See https://x.example/jobs?id=1 " +
+      "or mail hr@clinic.example, call (555) 123-4567 &amp; apply",
+  );
+  assert.deepEqual(terms, ["care", "patient", "see", "mail", "call", "apply"]);
+  assert.deepEqual(descriptionTerms("<div>   </div>"), []);
+});
+
+const titles: IndexTitle[] = [
+  { onetCode: "29-1141.00", kind: "primary", title: "Registered Nurses" },
+  { onetCode: "29-1141.00", kind: "alternate", title: "Staff Nurse" },
+  { onetCode: "29-1141.00", kind: "alternate", title: "Charge Nurse" },
+  { onetCode: "29-1141.00", kind: "reported", title: "ICU Nurse" },
+  { onetCode: "31-1131.00", kind: "primary", title: "Nursing Assistants" },
+  { onetCode: "31-1131.00", kind: "alternate", title: "Nurse Aide" },
+  { onetCode: "31-1131.00", kind: "alternate", title: "Certified Nursing Assistant" },
+  { onetCode: "53-3032.00", kind: "primary", title: "Heavy and Tractor-Trailer Truck Drivers" },
+  { onetCode: "53-3032.00", kind: "alternate", title: "Commercial Truck Driver" },
+  { onetCode: "53-3032.00", kind: "alternate", title: "Staff Driver" },
+];
+const occupation = (onetCode: string, title: string, description: string): IndexOccupation => ({
+  onetCode,
+  title,
+  description,
+  tasks: [],
+  skills: ["Active Listening"],
+  technologies: ["Microsoft Excel"],
+});
+const occupations = [
+  occupation("29-1141.00", "Registered Nurses", "Assess patients and give care in hospitals."),
+  occupation("31-1131.00", "Nursing Assistants", "Help patients bathe and eat."),
+  occupation("53-3032.00", "Heavy and Tractor-Trailer Truck Drivers", "Drive trucks on highways."),
+];
+
+Deno.test("folds hold titles out by normalised form and never the primary titles", () => {
+  const folds = assignFolds(titles, 2);
+  for (const t of titles.filter((t) => t.kind !== "primary")) {
+    assert.ok(folds.has(normalizeTitle(t.title)), t.title);
+  }
+  for (const fold of [0, 1]) {
+    const { index, examples } = splitFold(titles, fold, { folds: 2 });
+    const indexed = new Set(index.map((t) => normalizeTitle(t.title)));
+    for (const example of examples.filter((e) => e.variant === "onet")) {
+      assert.ok(!indexed.has(normalizeTitle(example.query)), `${example.query} leaked`);
+    }
+    assert.ok(index.filter((t) => t.kind === "primary").length === 3);
+    assert.equal(examples.length % 2, 0, "each held-out title also as a posting would write it");
+  }
+  assert.equal(postingVariant("Registered Nurse", 7), postingVariant("Registered Nurse", 7));
+  assert.notEqual(postingVariant("Registered Nurse", 7), "Registered Nurse");
+});
+
+Deno.test("the index ranks by title, role head and description, deterministically", () => {
+  const index = new OccupationIndex({ occupations, titles, vectors: null });
+  const rank = (title: string, description?: string) =>
+    index.rank({ title, description }, { limit: 3, semantic: true });
+  const nurse = rank("Sr. RN - Night Shift");
+  assert.equal(nurse.results[0].onetCode, "29-1141.00");
+  assert.equal(nurse.queryRoleHead, "nurse");
+  assert.equal(nurse.semanticUsed, false, "no vectors: the lexical path");
+  assert.ok(nurse.results[0].reasons.includes("normalized_primary_title_match"));
+  assert.ok(rank("CNA").results[0].onetCode === "31-1131.00");
+  assert.equal(rank("Truck Driver").results[0].onetCode, "53-3032.00");
+  // "Staff" is in a nurse title and a driver title: the description decides.
+  const staff = rank("Staff", "Drive trucks on highways");
+  assert.equal(staff.results[0].onetCode, "53-3032.00");
+  assert.equal(staff.descriptionUsed, true);
+  assert.deepEqual(rank("xqzv").results, []);
+  assert.deepEqual(JSON.stringify(rank("Staff Nurse")), JSON.stringify(rank("Staff Nurse")));
+  assert.deepEqual(
+    index.supportedSkills("29-1141.00", new Set(["microsoft", "excel"])),
+    ["Microsoft Excel"],
+  );
+});
+
+Deno.test("logistic calibration recovers a known relation and ECE measures its error", () => {
+  // y = 1 with probability sigmoid(4x - 2), deterministic pseudo-random draws.
+  const rows: number[][] = [];
+  const labels: number[] = [];
+  let seed = 7;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (let i = 0; i < 4000; i++) {
+    const x = random();
+    rows.push([x]);
+    labels.push(random() < 1 / (1 + Math.exp(-(4 * x - 2))) ? 1 : 0);
+  }
+  const model = fitLogistic(["x"], rows, labels);
+  assert.ok(Math.abs(model.weights[0] - 4) < 0.5, `slope ${model.weights[0]}`);
+  assert.ok(Math.abs(model.weights[1] + 2) < 0.3, `intercept ${model.weights[1]}`);
+  const calibrated = calibrationReport(rows.map((x) => predict(model, x)), labels);
+  assert.ok(calibrated.ece < 0.03, `ece ${calibrated.ece}`);
+  const overconfident = calibrationReport(rows.map(() => 0.95), labels);
+  assert.ok(overconfident.ece > 0.3, "a constant 0.95 is far from the ~50% base rate");
+  assert.deepEqual(fitLogistic(["x"], rows, labels), model, "deterministic");
+});
