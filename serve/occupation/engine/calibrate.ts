@@ -4,8 +4,22 @@
  */
 import { calibrationReport, predict } from "./logistic.ts";
 import { type Calibration, confidenceFeatures, fitCalibration } from "./confidence.ts";
-import { CALIBRATION_FOLD, type DevExample, FOLDS, splitFold } from "./devset.ts";
-import { type IndexSource, OccupationIndex, RANKER_VERSION, type Ranking } from "./index.ts";
+import {
+  CALIBRATION_FOLD,
+  type DevExample,
+  fnv1a,
+  FOLDS,
+  postingVariant,
+  splitFold,
+} from "./devset.ts";
+import {
+  type IndexSource,
+  type IndexTitle,
+  OccupationIndex,
+  RANKER_VERSION,
+  type Ranking,
+} from "./index.ts";
+import { normalizeTitle } from "../../text/normalize.ts";
 
 /** The two retrieval paths a server can run; each has its own calibration. */
 export type Channel = "hybrid" | "lexical";
@@ -24,20 +38,56 @@ export function scoreFold(
   fold: number,
   channel: Channel,
   limit = 10,
-): { index: OccupationIndex; scored: ScoredExample[] } {
+): { index: OccupationIndex; titles: IndexTitle[]; scored: ScoredExample[] } {
   const { index: titles, examples } = splitFold(source.titles, fold);
   const index = new OccupationIndex({ ...source, titles });
-  const scored = examples.map((example) => {
-    const ranking = index.rank({ title: example.query }, { limit, semantic: channel === "hybrid" });
-    const top = ranking.results[0]?.onetCode;
-    return { example, ranking, correct: top && example.accept.includes(top) ? 1 : 0 };
-  });
-  return { index, scored };
+  const scored = examples.map((example) => score(index, example, channel, limit));
+  return { index, titles, scored };
 }
 
-/** Fits the calibration of one channel on the calibration fold. */
+function score(
+  index: OccupationIndex,
+  example: DevExample,
+  channel: Channel,
+  limit: number,
+): ScoredExample {
+  const ranking = index.rank({ title: example.query }, { limit, semantic: channel === "hybrid" });
+  const top = ranking.results[0]?.onetCode;
+  return { example, ranking, correct: top && example.accept.includes(top) ? 1 : 0 };
+}
+
+/**
+ * Titles the index does have, as queries: clients often send exactly an O*NET title, and held-out
+ * titles never match one exactly, so without these the model would not know what an exact match
+ * is worth. One normalised form in SEEN_SAMPLE, with every occupation listing it as a right
+ * answer, as written and as a posting would write it.
+ */
+export function seenExamples(titles: IndexTitle[]): DevExample[] {
+  const byNorm = new Map<string, { title: string; accept: Set<string> }>();
+  for (const t of titles) {
+    const norm = normalizeTitle(t.title);
+    if (!norm || fnv1a(norm) % SEEN_SAMPLE !== 0) continue;
+    const entry = byNorm.get(norm) ?? { title: t.title, accept: new Set<string>() };
+    entry.accept.add(t.onetCode);
+    byNorm.set(norm, entry);
+  }
+  return [...byNorm].sort((a, b) => a[0] < b[0] ? -1 : 1).flatMap(([norm, e]) => {
+    const accept = [...e.accept].sort();
+    return [
+      { query: e.title, variant: "onet" as const, accept },
+      { query: postingVariant(e.title, fnv1a(norm)), variant: "posting" as const, accept },
+    ];
+  });
+}
+
+/** One in this many title forms of the index joins the calibration set as a seen title. */
+const SEEN_SAMPLE = 10;
+
+/** Fits the calibration of one channel on the calibration fold plus a sample of seen titles. */
 export function fitChannel(source: IndexSource, channel: Channel): Calibration {
-  const { scored } = scoreFold(source, CALIBRATION_FOLD, channel);
+  const { index, titles, scored: held } = scoreFold(source, CALIBRATION_FOLD, channel);
+  const seen = seenExamples(titles).map((example) => score(index, example, channel, 10));
+  const scored = [...held, ...seen];
   const answered = scored.filter((s) => s.ranking.results.length > 0);
   const features = answered.map((s) => confidenceFeatures(s.ranking));
   const labels = answered.map((s) => s.correct);
@@ -55,11 +105,13 @@ export function fitChannel(source: IndexSource, channel: Channel): Calibration {
       fold: CALIBRATION_FOLD,
       folds: FOLDS,
       examples: scored.length,
+      held_out_examples: held.length,
+      seen_examples: seen.length,
       answered: answered.length,
       top1_accuracy: round(labels.reduce((a, b) => a + b, 0) / (labels.length || 1)),
       in_sample_ece: ece,
       in_sample_brier: brier,
-      target: "top result is one of the held-out title's O*NET-SOC codes",
+      target: "top result is one of the query title's O*NET-SOC codes (held-out and seen titles)",
     },
   };
 }

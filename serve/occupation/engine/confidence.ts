@@ -130,7 +130,10 @@ export function grounding(ranking: Ranking): { level: Level; explanation: string
   return { level, explanation: text.charAt(0).toUpperCase() + text.slice(1) + "." };
 }
 
-function explain(ranking: Ranking, confidence: number, shares: number[]): string {
+/** Relevance within this of the top counts as "nearly as well" in explanations. */
+const CLOSE_MARGIN = 0.1;
+
+function explain(ranking: Ranking, confidence: number): string {
   const top = ranking.results[0];
   const parts: string[] = [];
   if (top.exact) {
@@ -145,7 +148,8 @@ function explain(ranking: Ranking, confidence: number, shares: number[]): string
       `the role differs ("${ranking.queryRoleHead}" versus "${top.candidateRoleHead}")`,
     );
   }
-  const close = shares.filter((s) => s >= shares[0] * 0.5).length - 1;
+  const scores = ranking.topScores;
+  const close = scores.slice(1).filter((s) => s >= scores[0] - CLOSE_MARGIN).length;
   if (close >= 1) {
     parts.push(
       `${close} other occupation${
@@ -216,7 +220,7 @@ export function assess(ranking: Ranking, calibration: Calibration): Assessment {
     band: b,
     grounding: g.level,
     groundingExplanation: g.explanation,
-    explanation: explain(ranking, confidence, shares),
+    explanation: explain(ranking, confidence),
     resultConfidence,
     debug: {
       entropy: r4(entropy),
