@@ -17,13 +17,13 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { readIndexSource } from "../serve/occupation/engine/load.ts";
+import { readCalibrations, readIndexSource } from "../serve/occupation/engine/load.ts";
 import {
   type Channel,
   type ScoredExample,
   scoreFold,
 } from "../serve/occupation/engine/calibrate.ts";
-import { assess, BANDS, type Calibration } from "../serve/occupation/engine/confidence.ts";
+import { assess, BANDS } from "../serve/occupation/engine/confidence.ts";
 import { calibrationReport } from "../serve/occupation/engine/logistic.ts";
 import { type DevExample, splitFold } from "../serve/occupation/engine/devset.ts";
 import { bm25Ranker, type OccupationDoc, postgresFtsRanker } from "./baselines.ts";
@@ -120,23 +120,6 @@ const HEADER = [
   "   ECE",
 ].join("  ");
 
-async function loadCalibrations(connection: Awaited<ReturnType<DuckDBInstance["connect"]>>) {
-  const out = new Map<Channel, Calibration>();
-  for (
-    const [channel, version, method, model, report] of (await connection.runAndReadAll(
-      "SELECT channel, ranker_version, method, model, report FROM ranker_calibration",
-    )).getRowsJS()
-  ) {
-    out.set(String(channel) as Channel, {
-      ranker_version: String(version),
-      method: String(method) as "logistic_regression",
-      model: JSON.parse(String(model)),
-      report: JSON.parse(String(report)),
-    });
-  }
-  return out;
-}
-
 function subsets(answers: Answer[]): [string, Answer[]][] {
   return [
     ["all", answers],
@@ -154,7 +137,7 @@ async function main() {
   });
   const connection = await instance.connect();
   const source = await readIndexSource(connection);
-  const calibrations = await loadCalibrations(connection);
+  const calibrations = await readCalibrations(connection);
   connection.closeSync();
   instance.closeSync();
   console.log(`artifact ${artifactDir}`);

@@ -129,6 +129,15 @@ Deno.test("candidates: shape, evidence, policy, determinism and bounds", async (
       assert.ok(!JSON.stringify(r.body).includes("nurse nurse"), "no echo");
     }
     assert.equal((await post({ title: "x".repeat(300) })).status, 200, "300 characters is fine");
+    for (const odd of ["\u0000\u0001", "\ud800 nurse", "<script>nurse</script>", "名前 看護師"]) {
+      const r = await post({ title: odd, description: odd });
+      assert.equal(r.status, 200, JSON.stringify(odd));
+    }
+    // A long description is ranked, not cached, and gives the same answer twice.
+    const longDescription = "Care for patients in the intensive care unit. ".repeat(100);
+    const first = await post({ title: "Nurse", description: longDescription });
+    const second = await post({ title: "Nurse", description: longDescription });
+    assert.deepEqual(first.body, second.body);
     assert.equal((await post({ title: "nurse", limit: 10 })).status, 200);
 
     // Runtime key required; a management token is the wrong kind of credential.

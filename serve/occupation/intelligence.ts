@@ -7,6 +7,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { type AppEnv, createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
+import { withTaxonomy } from "./mod.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "../stores/taxonomy.ts";
 import { indexTerms } from "../text/normalize.ts";
@@ -32,6 +33,8 @@ export interface EngineSettings {
 /** Results analyze returns. */
 export const ANALYZE_RESULTS = 5;
 const RANK_DEPTH = 10;
+/** Requests whose description is longer than this are ranked every time. */
+const CACHED_DESCRIPTION_MAX = 1_000;
 
 class RankingCache {
   readonly #entries = new Map<string, Ranking>();
@@ -69,29 +72,22 @@ function engineOf(
       ? `svc-onet-hybrid-shortlist-${data.release}-v1`
       : `svc-onet-candidate-retrieval-${data.release}-v1`,
     rank(title: string, description: string | undefined): Ranking {
+      // Long descriptions are not cached: they rarely repeat and would make the cache's memory
+      // depend on what clients send (10,000 entries of 20,000 characters).
+      const cacheable = (description?.length ?? 0) <= CACHED_DESCRIPTION_MAX;
       const key = JSON.stringify([title, description ?? null]);
-      let ranking = cache.get(key);
+      let ranking = cacheable ? cache.get(key) : undefined;
       if (!ranking) {
         ranking = data.engine.rank({ title, description }, {
           limit: RANK_DEPTH,
           semantic: channel === "hybrid",
         });
-        cache.set(key, ranking);
+        if (cacheable) cache.set(key, ranking);
       }
       return ranking;
     },
     assess: (ranking: Ranking) => assess(ranking, calibration),
   };
-}
-
-function withTaxonomy<R>(artifacts: ArtifactRegistry, fn: (data: TaxonomyData) => R): Promise<R> {
-  return artifacts.use<TaxonomyData, { value: R }>(
-    "taxonomy",
-    (artifact) => Promise.resolve({ value: fn(artifact.data) }),
-  ).then((result) => {
-    if (!result) throw new ApiError("not_ready", "no taxonomy artifact is loaded");
-    return result.value;
-  });
 }
 
 function resultExplanation(rank: number, ranking: Ranking, confidence: number): string {
@@ -150,7 +146,7 @@ export function intelligenceRoutes(
     }),
     async (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, (data) => {
+      const response = await withTaxonomy(artifacts, ({ data }) => {
         const engine = engineOf(data, settings, caches);
         const ranking = engine.rank(body.title, body.description);
         return {
@@ -200,7 +196,7 @@ export function intelligenceRoutes(
     }),
     async (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, (data) => {
+      const response = await withTaxonomy(artifacts, ({ data }) => {
         const engine = engineOf(data, settings, caches);
         const ranking = engine.rank(body.title, body.description);
         const a = engine.assess(ranking);
@@ -241,7 +237,7 @@ export function intelligenceRoutes(
     }),
     async (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, (data) => {
+      const response = await withTaxonomy(artifacts, ({ data }) => {
         const engine = engineOf(data, settings, caches);
         const ranking = engine.rank(body.title, body.description);
         const top = ranking.results[0];

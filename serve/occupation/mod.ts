@@ -13,9 +13,9 @@ import { OccupationProfile, OccupationSummary, OnetCodeParam } from "./schemas.t
 import { occupationDetails, occupationSkills } from "./queries.ts";
 
 /** Runs fn on the taxonomy version this request leases; 503 when none is loaded. */
-async function withTaxonomy<R>(
+export async function withTaxonomy<R>(
   artifacts: ArtifactRegistry,
-  fn: (artifact: LoadedArtifact<TaxonomyData>) => Promise<R>,
+  fn: (artifact: LoadedArtifact<TaxonomyData>) => Promise<R> | R,
 ): Promise<R> {
   const result = await artifacts.use<TaxonomyData, { value: R }>("taxonomy", async (artifact) => ({
     value: await fn(artifact),

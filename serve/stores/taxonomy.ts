@@ -5,7 +5,7 @@ import { NORMALIZER_VERSION } from "../text/normalize.ts";
 import type { ArtifactSpec } from "./artifacts.ts";
 import { TAXONOMY_TABLES } from "../../build/steps/tables.ts";
 import { OccupationIndex, RANKER_VERSION } from "../occupation/engine/index.ts";
-import { readIndexSource } from "../occupation/engine/load.ts";
+import { readCalibrations, readIndexSource } from "../occupation/engine/load.ts";
 import type { Channel } from "../occupation/engine/calibrate.ts";
 import type { Calibration } from "../occupation/engine/confidence.ts";
 
@@ -58,19 +58,7 @@ export async function loadTaxonomy(
     });
   }
   const attribution = await connection.runAndReadAll("SELECT text FROM attribution");
-  const calibrations = new Map<Channel, Calibration>();
-  for (
-    const [channel, rankerVersion, method, model, report] of (await connection.runAndReadAll(
-      "SELECT channel, ranker_version, method, model, report FROM ranker_calibration",
-    )).getRowsJS()
-  ) {
-    calibrations.set(String(channel) as Channel, {
-      ranker_version: String(rankerVersion),
-      method: String(method) as "logistic_regression",
-      model: JSON.parse(String(model)),
-      report: JSON.parse(String(report)),
-    });
-  }
+  const calibrations = await readCalibrations(connection);
   const related = new Map<string, RelatedOccupation[]>();
   for (
     const [code, relatedCode, tier, index] of (await connection.runAndReadAll(

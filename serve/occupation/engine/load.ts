@@ -1,5 +1,7 @@
 /** Reads what the occupation engine indexes from an opened taxonomy artifact. */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import type { Channel } from "./calibrate.ts";
+import type { Calibration } from "./confidence.ts";
 import type { IndexOccupation, IndexSource, IndexTitle, TitleKind, WordVectors } from "./index.ts";
 
 /** Calls fn on every row, reading chunk by chunk so no whole result is materialised at once. */
@@ -10,6 +12,25 @@ async function eachRow(
 ): Promise<void> {
   const result = await connection.stream(sql);
   for await (const rows of result.yieldRowsJs()) for (const row of rows) fn(row);
+}
+
+/** The confidence calibration of each retrieval channel the build fitted. */
+export async function readCalibrations(
+  connection: DuckDBConnection,
+): Promise<Map<Channel, Calibration>> {
+  const calibrations = new Map<Channel, Calibration>();
+  await eachRow(
+    connection,
+    "SELECT channel, ranker_version, method, model, report FROM ranker_calibration ORDER BY channel",
+    ([channel, rankerVersion, method, model, report]) =>
+      calibrations.set(String(channel) as Channel, {
+        ranker_version: String(rankerVersion),
+        method: String(method) as Calibration["method"],
+        model: JSON.parse(String(model)),
+        report: JSON.parse(String(report)),
+      }),
+  );
+  return calibrations;
 }
 
 /** Whether the artifact has a table (derived tables may be absent from older builds). */
