@@ -96,7 +96,9 @@ function resultExplanation(rank: number, ranking: Ranking, confidence: number): 
     ? `matches the known title "${r.matchedTitle}"`
     : r.semanticOnly
     ? "is suggested by words with a similar meaning"
-    : `is closest to the known title "${r.matchedTitle}"`;
+    : r.titleMatched
+    ? `is closest to the known title "${r.matchedTitle}"`
+    : "shares related words with the occupation's titles or duties";
   const head = r.roleHeadAgreement ? `, same role ("${r.candidateRoleHead}")` : "";
   return `Rank ${rank + 1}: the title ${how}${head}; ${
     Math.round(confidence * 100)

@@ -6,6 +6,7 @@ import { calibrationReport, predict } from "./logistic.ts";
 import { type Calibration, confidenceFeatures, fitCalibration } from "./confidence.ts";
 import {
   CALIBRATION_FOLD,
+  describedExamples,
   type DevExample,
   fnv1a,
   FOLDS,
@@ -39,9 +40,14 @@ export function scoreFold(
   channel: Channel,
   limit = 10,
 ): { index: OccupationIndex; titles: IndexTitle[]; scored: ScoredExample[] } {
-  const { index: titles, examples } = splitFold(source.titles, fold);
-  const index = new OccupationIndex({ ...source, titles });
-  const scored = examples.map((example) => score(index, example, channel, limit));
+  const { index: titles, examples: titled } = splitFold(source.titles, fold);
+  const { occupations, examples: described } = describedExamples(
+    source.occupations,
+    titled,
+    fold,
+  );
+  const index = new OccupationIndex({ ...source, occupations, titles });
+  const scored = [...titled, ...described].map((example) => score(index, example, channel, limit));
   return { index, titles, scored };
 }
 
@@ -51,7 +57,10 @@ function score(
   channel: Channel,
   limit: number,
 ): ScoredExample {
-  const ranking = index.rank({ title: example.query }, { limit, semantic: channel === "hybrid" });
+  const ranking = index.rank(
+    { title: example.query, description: example.description },
+    { limit, semantic: channel === "hybrid" },
+  );
   const top = ranking.results[0]?.onetCode;
   return { example, ranking, correct: top && example.accept.includes(top) ? 1 : 0 };
 }

@@ -140,8 +140,11 @@ function explain(ranking: Ranking, confidence: number): string {
     parts.push(`the title is a known title of this occupation ("${top.matchedTitle}")`);
   } else if (top.phrase) {
     parts.push(`the title contains the occupation's title "${top.matchedTitle}"`);
-  } else if (top.semanticOnly) parts.push("the match rests on words with a similar meaning only");
-  else parts.push(`the closest known title is "${top.matchedTitle}"`);
+  } else if (top.semanticOnly) {
+    parts.push("the match rests on words with a similar meaning only");
+  } else if (!top.titleMatched) {
+    parts.push("no title matches word for word, but related words in its titles or duties do");
+  } else parts.push(`the closest known title is "${top.matchedTitle}"`);
   if (top.roleHeadAgreement) parts.push(`the role ("${top.candidateRoleHead}") agrees`);
   else if (ranking.queryRoleHead) {
     parts.push(

@@ -7,7 +7,7 @@
  * abbreviations). Used by the build (calibration fit) and by `deno task bench:quality`.
  */
 import { normalizeTitle } from "../../text/normalize.ts";
-import type { IndexTitle } from "./index.ts";
+import type { IndexOccupation, IndexTitle } from "./index.ts";
 
 /** Number of folds. */
 export const FOLDS = 5;
@@ -17,7 +17,9 @@ export const CALIBRATION_FOLD = 0;
 /** One labelled query. */
 export interface DevExample {
   query: string;
-  variant: "onet" | "posting";
+  /** A job description sent with the title ("described" examples only). */
+  description?: string;
+  variant: "onet" | "posting" | "described";
   /** Every occupation that lists this title (normalised): each is a right answer. */
   accept: string[];
 }
@@ -91,6 +93,40 @@ export function splitFold(
     }
   }
   return { index, examples };
+}
+
+/**
+ * Posting-style examples with a description: the occupation's task statements of the held-out
+ * fold (up to three, removed from the index) stand in for the duties a posting lists. Returns the
+ * occupations without those tasks and one such example per posting-variant example whose first
+ * occupation has a held-out task.
+ */
+export function describedExamples(
+  occupations: IndexOccupation[],
+  examples: DevExample[],
+  fold: number,
+  folds = FOLDS,
+): { occupations: IndexOccupation[]; examples: DevExample[] } {
+  const heldTasks = new Map<string, string[]>();
+  const kept = occupations.map((o) => {
+    const tasks: string[] = [];
+    const held: string[] = [];
+    for (const task of o.tasks) {
+      (fnv1a(`${o.onetCode} ${task}`) % folds === fold ? held : tasks).push(task);
+    }
+    heldTasks.set(o.onetCode, held);
+    return { ...o, tasks };
+  });
+  const described: DevExample[] = [];
+  for (const example of examples) {
+    if (example.variant !== "posting") continue;
+    const tasks = [...heldTasks.get(example.accept[0]) ?? []]
+      .sort((a, b) => fnv1a(example.query + a) - fnv1a(example.query + b))
+      .slice(0, 3);
+    if (tasks.length === 0) continue;
+    described.push({ ...example, variant: "described", description: tasks.join(" ") });
+  }
+  return { occupations: kept, examples: described };
 }
 
 const ABBREVIATE: [RegExp, string][] = [

@@ -94,7 +94,10 @@ export interface RankedOccupation {
   titleScore: number;
   exact: boolean;
   phrase: boolean;
+  /** No title word matched; the vectors brought it. */
   semanticOnly: boolean;
+  /** Some title of the occupation shares a word with the query. */
+  titleMatched: boolean;
   descriptionTermMatches: number;
   taskTermMatches: number;
 }
@@ -141,6 +144,8 @@ export interface RankerWeights {
   description: number;
   /** Phrases: the query's adjacent word pairs found in the occupation's titles. */
   pair: number;
+  /** Coverage by word family (crude stems) beyond the exact words. */
+  stem_cover: number;
 }
 
 /** The weights the server runs with. */
@@ -154,8 +159,9 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   best_title: 0.5,
   occ_cover: 0.75,
   semantic: 0.2,
-  description: 0.2,
+  description: 0.45,
   pair: 0.075,
+  stem_cover: 0.45,
 };
 const ALL_OTHER = /,\s*all other\b.*$/i;
 const GROUPS = 32;
@@ -208,6 +214,8 @@ export class OccupationIndex {
   readonly #sortedTerms: string[];
   /** "term term" -> [occupation, number of its titles with the pair, ...] flattened. */
   readonly #pairPostings = new Map<string, Int32Array>();
+  /** crude stem -> [occupation, number of its titles with a word of that stem, ...]. */
+  readonly #stemPostings = new Map<string, Int32Array>();
 
   readonly #w: RankerWeights;
   /** Per occupation: technology then skill names with their index terms (for matching_skills). */
@@ -258,6 +266,14 @@ export class OccupationIndex {
       }
     });
     for (const [pair, list] of occsOfPair) this.#pairPostings.set(pair, countByOcc(list));
+    const occsOfStem = new Map<string, number[]>();
+    for (const [term, list] of occsOfTerm) {
+      const key = stem(term);
+      const all = occsOfStem.get(key);
+      if (all) all.push(...list);
+      else occsOfStem.set(key, [...list]);
+    }
+    for (const [key, list] of occsOfStem) this.#stemPostings.set(key, countByOcc(list));
     this.#titlesByOcc = byOcc.map((list) => Int32Array.from(list));
     this.#heads = new Set(this.#titleHead.filter((h) => h));
     this.#titleHeadId = Int32Array.from(this.#titleHead, (h) => {
@@ -568,6 +584,18 @@ export class OccupationIndex {
       }
     }
     // Phrases: adjacent word pairs of the query that the occupation's titles also have.
+    // Word families: a query word whose stem the occupation's titles share ("accounting" and
+    // "accountant"), for occupations the word itself did not reach.
+    const stemCover = new Float64Array(nOcc);
+    for (const term of qTerms) {
+      const list = this.#stemPostings.get(stem(term));
+      if (!list) continue;
+      const w = this.idf(term);
+      for (let i = 0; i < list.length; i += 2) {
+        const count = list[i + 1];
+        stemCover[list[i]] += w * (count * (1 + k)) / (count + k) / (1 + k);
+      }
+    }
     const pairs = [...new Set(bigrams(allTerms))];
     const pairCover = new Float64Array(nOcc);
     for (const pair of pairs) {
@@ -593,7 +621,7 @@ export class OccupationIndex {
     const scores = new Float64Array(nOcc);
     const pool = new Set<number>();
     for (let occ = 0; occ < nOcc; occ++) {
-      if (bestTitle[occ] >= 0) pool.add(occ);
+      if (bestTitle[occ] >= 0 || stemCover[occ] >= 0.5 * qWeight) pool.add(occ);
     }
     for (const [occ, v] of context) {
       if (bestTitle[occ] >= 0 || v >= 0.5 * contextMax) pool.add(occ);
@@ -632,6 +660,7 @@ export class OccupationIndex {
       scores[occ] = round4(
         this.#w.best_title * titleScore[occ] +
           this.#w.occ_cover * cover[occ] / qWeight + this.#w.pair * pairCover[occ] +
+          this.#w.stem_cover * Math.max(0, stemCover[occ] - cover[occ]) / qWeight +
           this.#w.context * ctx * (titleScore[occ] > 0 ? 1 : 0.5) +
           this.#w.semantic * sem,
       );
@@ -678,11 +707,10 @@ export class OccupationIndex {
       const [descHits, taskHits] = descMatches.get(occ) ?? [0, 0];
       if (descHits > 0) reasons.push("description_match");
       if (taskHits > 0) reasons.push("task_match");
-      const semanticOnly = t < 0 || (semantic !== null && titleScore[occ] < 0.3 &&
-        semantic[occ] >= SEMANTIC_ONLY_MIN);
-      if (semantic && semantic[occ] > SEMANTIC_FLOOR && semanticOnly) {
-        reasons.push("vector_candidate_expansion");
-      }
+      // Brought (or carried) by the vectors: no title word matched, or only weakly.
+      const byVectors = semantic !== null && semantic[occ] >= SEMANTIC_ONLY_MIN &&
+        (t < 0 || titleScore[occ] < 0.3);
+      if (byVectors) reasons.push("vector_candidate_expansion");
       results.push({
         onetCode: o.onetCode,
         title: o.title,
@@ -695,7 +723,8 @@ export class OccupationIndex {
         titleScore: titleScore[occ],
         exact: exactOcc[occ] === 1,
         phrase: phraseOcc[occ] === 1,
-        semanticOnly: t < 0,
+        semanticOnly: t < 0 && byVectors,
+        titleMatched: t >= 0,
         descriptionTermMatches: descHits,
         taskTermMatches: taskHits,
       });
@@ -779,6 +808,40 @@ function topOccupations(pool: Iterable<number>, scores: Float64Array, k: number)
     top[j] = occ;
   }
   return top;
+}
+
+const SUFFIXES = [
+  "ization",
+  "ation",
+  "ician",
+  "ment",
+  "ness",
+  "ing",
+  "ist",
+  "ian",
+  "ant",
+  "ent",
+  "ance",
+  "ence",
+  "ery",
+  "er",
+  "or",
+  "ion",
+  "al",
+  "ic",
+  "ive",
+  "y",
+  "e",
+];
+
+/** A crude stem: one common suffix off, keeping at least four letters ("accountant" → "account"). */
+function stem(term: string): string {
+  for (const suffix of SUFFIXES) {
+    if (term.endsWith(suffix) && term.length - suffix.length >= 4) {
+      return term.slice(0, -suffix.length);
+    }
+  }
+  return term;
 }
 
 /** [occupation, count, ...] in occupation order from one entry per title. */
