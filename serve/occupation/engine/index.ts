@@ -221,6 +221,18 @@ export class OccupationIndex {
   /** Per occupation: technology then skill names with their index terms (for matching_skills). */
   readonly #skillTerms: [string, string[]][][];
   readonly #matched: Float64Array;
+  readonly #work: {
+    titleScore: Float64Array;
+    bestTitle: Int32Array;
+    exactOcc: Uint8Array;
+    phraseOcc: Uint8Array;
+    cover: Float64Array;
+    stemCover: Float64Array;
+    pairCover: Float64Array;
+    scores: Float64Array;
+    semantic: Float64Array;
+    centroid: Float64Array;
+  };
   readonly #touched: Int32Array;
 
   constructor(source: IndexSource, weights: Readonly<RankerWeights> = DEFAULT_WEIGHTS) {
@@ -318,6 +330,18 @@ export class OccupationIndex {
 
     // Context text: description and tasks, one document per occupation.
     this.#textLength = new Float64Array(nOcc);
+    this.#work = {
+      titleScore: new Float64Array(nOcc),
+      bestTitle: new Int32Array(nOcc),
+      exactOcc: new Uint8Array(nOcc),
+      phraseOcc: new Uint8Array(nOcc),
+      cover: new Float64Array(nOcc),
+      stemCover: new Float64Array(nOcc),
+      pairCover: new Float64Array(nOcc),
+      scores: new Float64Array(nOcc),
+      semantic: new Float64Array(nOcc),
+      centroid: new Float64Array(nOcc),
+    };
     const text = new Map<string, number[]>();
     this.occupations.forEach((o, occ) => {
       const tf = new Map<string, [number, number]>();
@@ -539,10 +563,14 @@ export class OccupationIndex {
         matched[t] += w;
       }
     }
-    const titleScore = new Float64Array(nOcc);
-    const bestTitle = new Int32Array(nOcc).fill(-1);
-    const exactOcc = new Uint8Array(nOcc);
-    const phraseOcc = new Uint8Array(nOcc);
+    // Per-occupation work arrays, reused across calls (rank is synchronous): a fresh set per
+    // request was 80 kB of garbage and showed in the tail latency.
+    const work = this.#work;
+    for (const a of [work.titleScore, work.exactOcc, work.phraseOcc, work.cover]) a.fill(0);
+    for (const a of [work.stemCover, work.pairCover, work.scores, work.semantic]) a.fill(0);
+    work.centroid.fill(0);
+    work.bestTitle.fill(-1);
+    const { titleScore, bestTitle, exactOcc, phraseOcc } = work;
     const paddedQuery = ` ${qNorm} `;
     for (let k = 0; k < nTouched; k++) {
       const t = touched[k];
@@ -571,7 +599,7 @@ export class OccupationIndex {
     // Occupation coverage: the query's words anywhere in the occupation's titles, saturating
     // with the number of titles that carry them (BM25's k, no length normalisation: tuning showed
     // that occupations known by many titles should not be penalised).
-    const cover = new Float64Array(nOcc);
+    const cover = work.cover;
     const k = this.#w.k_titles;
     for (const term of qTerms) {
       const id = this.#terms.get(term);
@@ -586,7 +614,7 @@ export class OccupationIndex {
     // Phrases: adjacent word pairs of the query that the occupation's titles also have.
     // Word families: a query word whose stem the occupation's titles share ("accounting" and
     // "accountant"), for occupations the word itself did not reach.
-    const stemCover = new Float64Array(nOcc);
+    const stemCover = work.stemCover;
     for (const term of qTerms) {
       const list = this.#stemPostings.get(stem(term));
       if (!list) continue;
@@ -597,7 +625,7 @@ export class OccupationIndex {
       }
     }
     const pairs = [...new Set(bigrams(allTerms))];
-    const pairCover = new Float64Array(nOcc);
+    const pairCover = work.pairCover;
     for (const pair of pairs) {
       const list = this.#pairPostings.get(pair);
       if (!list) continue;
@@ -618,7 +646,7 @@ export class OccupationIndex {
       queryVector = new Float32Array(this.#vectors!.dims);
       if (!this.#embed(qTerms, queryVector)) queryVector = null;
     }
-    const scores = new Float64Array(nOcc);
+    const scores = work.scores;
     const pool = new Set<number>();
     for (let occ = 0; occ < nOcc; occ++) {
       if (bestTitle[occ] >= 0 || stemCover[occ] >= 0.5 * qWeight) pool.add(occ);
@@ -627,12 +655,12 @@ export class OccupationIndex {
       if (bestTitle[occ] >= 0 || v >= 0.5 * contextMax) pool.add(occ);
     }
     if (queryVector) {
-      semantic = new Float64Array(nOcc);
+      semantic = work.semantic;
       const dims = queryVector.length;
       const occVectors = this.#occVectors!;
       // Occupation centroids are searched through the groups whose centres are closest to the
       // query (an inverted-file search: a fraction of the dot products of a full scan).
-      const centroid = new Float64Array(nOcc);
+      const centroid = work.centroid;
       const groups = this.#groups!;
       const centres = new Float64Array(groups.length);
       for (let g = 0; g < groups.length; g++) {
