@@ -11,6 +11,7 @@
  */
 import { join } from "node:path";
 import { TITLE_MAX } from "../serve/occupation/schemas.ts";
+import { createScratchDatabase } from "../serve/stores/postgres.ts";
 import {
   fetchLoad,
   freePort,
@@ -294,8 +295,15 @@ export async function main(args: string[]): Promise<void> {
       `${stream.length} titles in file order (${new Set(stream).size} distinct), the first ` +
       `${WARMUP_STREAM} as warm-up`,
   );
-  const databaseUrl = Deno.env.get("DATABASE_URL") ?? "";
-  console.log(`  database: ${databaseUrl ? "Postgres from DATABASE_URL" : "embedded PGlite"}`);
+  // On a real server each run gets a database of its own, dropped at the end: usage records
+  // left by earlier runs would otherwise slow the next one.
+  const scratch = Deno.env.get("DATABASE_URL")
+    ? await createScratchDatabase(Deno.env.get("DATABASE_URL")!, "bench_serve")
+    : null;
+  const databaseUrl = scratch?.url ?? "";
+  console.log(
+    `  database: ${scratch ? "a new database on the DATABASE_URL server" : "embedded PGlite"}`,
+  );
 
   const tmp = await Deno.makeTempDir({ prefix: "bench-serve-" });
   const port = freePort();
@@ -380,6 +388,7 @@ export async function main(args: string[]): Promise<void> {
     } catch { /* already stopped */ }
     await server.done;
     await Deno.remove(tmp, { recursive: true });
+    await scratch?.drop();
   }
 }
 

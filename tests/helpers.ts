@@ -1,10 +1,13 @@
 /** Shared test helpers: fixture builds, databases in both modes, and an app wired for tests. */
 import { fileURLToPath } from "node:url";
 import { cp } from "node:fs/promises";
-// @ts-types="@types/pg"
-import pg from "pg";
 import { type BuildResult, buildTaxonomy } from "../build/pipeline.ts";
-import { type Database, openPglite, openPostgres } from "../serve/stores/postgres.ts";
+import {
+  createScratchDatabase,
+  type Database,
+  openPglite,
+  openPostgres,
+} from "../serve/stores/postgres.ts";
 import { migrate } from "../serve/stores/migrate.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
 import { taxonomySpec } from "../serve/stores/taxonomy.ts";
@@ -72,22 +75,13 @@ export async function pgliteTestDatabase(): Promise<TestDatabase> {
 
 /** A fresh database created on the TEST_DATABASE_URL server and dropped afterwards. */
 export async function serverTestDatabase(url = TEST_DATABASE_URL!): Promise<TestDatabase> {
-  const name = `test_${crypto.randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = openPostgres(target.toString(), 4);
+  const scratch = await createScratchDatabase(url, "test");
+  const database = openPostgres(scratch.url, 4);
   return {
     database,
     async cleanup() {
       await database.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await scratch.drop();
     },
   };
 }

@@ -157,3 +157,30 @@ export async function openDatabase(config: {
     ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX, onPoolError)
     : await openPglite(config.DATA_DIR, config.PGLITE_SHARED_BUFFERS);
 }
+
+/**
+ * Creates an empty database on the server of `url` (tests and benches: each run gets its own)
+ * and returns its URL and the function that drops it.
+ */
+export async function createScratchDatabase(
+  url: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
+  const run = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
