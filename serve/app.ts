@@ -30,20 +30,40 @@ export interface AppDeps {
 }
 
 /** Allowed methods per route pattern, for telling 405 from 404. */
-function methodIndex(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
-  let routes: { pattern: RegExp; method: string }[] | null = null;
-  return (path) => {
+/**
+ * The methods a path allows. A path some route spells out literally (POST
+ * /api/v1/occupation/candidates) allows only that route's methods, even where a parameterised
+ * route (GET /api/v1/occupation/{onet_code}) would also match it.
+ */
+function methodIndex(app: OpenAPIHono<AppEnv>) {
+  let routes: { pattern: RegExp; method: string; literal: string | null }[] | null = null;
+  let literals: Map<string, string[]> | null = null;
+  const allowed = (path: string): string[] => {
     routes ??= app.routes
       .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
       .map((r) => ({
         method: r.method,
+        literal: r.path.includes(":") ? null : r.path,
         pattern: new RegExp(
           "^" + r.path.replace(/[.+?^$()[\]\\|]/g, "\\$&").replace(/:[^/]+/g, "[^/]+") + "$",
         ),
       }));
-    const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    const literal = routes.filter((r) => r.literal === path);
+    const matching = literal.length > 0 ? literal : routes.filter((r) => r.pattern.test(path));
+    const methods = new Set(matching.map((r) => r.method));
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods].sort();
+  };
+  return {
+    allowed,
+    /** The methods of a literal route path, or undefined: one map lookup per request. */
+    literal(path: string): string[] | undefined {
+      literals ??= new Map(
+        app.routes.filter((r) => r.method !== "ALL" && !r.path.includes(":"))
+          .map((r) => [r.path, allowed(r.path)]),
+      );
+      return literals.get(path);
+    },
   };
 }
 
@@ -69,6 +89,23 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
   });
   app.use("*", bodyLimit(deps.config.MAX_BODY_BYTES));
+  const methodsOf = methodIndex(app);
+  const methodNotAllowed = (c: Context<AppEnv>, methods: string[]) =>
+    problemResponse(
+      c,
+      "method_not_allowed",
+      `${c.req.method} is not allowed here; allowed: ${methods.join(", ")}`,
+      {},
+      { allow: methods.join(", ") },
+    );
+  // A wrong method on a literal path must not fall through to a parameterised route.
+  app.use("*", async (c, next) => {
+    const methods = methodsOf.literal(c.req.path);
+    if (methods && !methods.includes(c.req.method) && c.req.method !== "OPTIONS") {
+      return methodNotAllowed(c, methods);
+    }
+    await next();
+  });
 
   app.route(
     "/",
@@ -92,18 +129,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerDocs(app);
   registerResetPage(app);
 
-  const allowed = methodIndex(app);
   app.notFound((c) => {
-    const methods = allowed(c.req.path);
-    if (methods.length > 0) {
-      return problemResponse(
-        c,
-        "method_not_allowed",
-        `${c.req.method} is not allowed here; allowed: ${methods.join(", ")}`,
-        {},
-        { allow: methods.join(", ") },
-      );
-    }
+    const methods = methodsOf.allowed(c.req.path);
+    if (methods.length > 0) return methodNotAllowed(c, methods);
     return problemResponse(c, "not_found", "no route matches this path");
   });
 

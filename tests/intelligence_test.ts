@@ -140,6 +140,13 @@ Deno.test("candidates: shape, evidence, policy, determinism and bounds", async (
     assert.deepEqual(first.body, second.body);
     assert.equal((await post({ title: "nurse", limit: 10 })).status, 200);
 
+    // A wrong method on the literal path is 405, not the GET {onet_code} route's 422.
+    for (const method of ["GET", "PUT"]) {
+      const r = await call(t, method, "/api/v1/occupation/candidates", { bearer: key });
+      assert.equal(r.status, 405, method);
+      assert.equal(r.headers.get("allow"), "POST");
+    }
+
     // Runtime key required; a management token is the wrong kind of credential.
     const anonymous = await call(t, "POST", "/api/v1/occupation/candidates", {
       body: { title: "nurse" },
