@@ -150,12 +150,10 @@ const STATES = new Set(
 
 const LOCATION = /,\s*([a-z]{2})\b(?:\s+\d{5})?\s*$/;
 
-/** The steps a title went through; reported in debug and used by grounding. */
+/** A cleaned title. */
 export interface CleanedTitle {
   /** Text left after cleaning, folded; the query the index sees. */
   text: string;
-  /** Whether cleaning changed anything besides case and spacing. */
-  changed: boolean;
 }
 
 function stripBrackets(text: string): string {
@@ -186,9 +184,7 @@ export function cleanTitle(
   raw: string,
   segmentScore: (segment: string) => number,
 ): CleanedTitle {
-  let text = foldText(raw).replace(/\s+/g, " ").trim();
-  const original = text;
-  text = stripBrackets(text);
+  let text = stripBrackets(foldText(raw).replace(/\s+/g, " ").trim());
   for (const phrase of NOISE_PHRASES) text = text.replace(phrase, " ");
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
@@ -201,7 +197,7 @@ export function cleanTitle(
     const score = segmentScore(segment);
     if (score > bestScore) [cleaned, bestScore] = [segment, score];
   }
-  return { text: cleaned, changed: cleaned !== tokenize(original).join(" ") };
+  return { text: cleaned };
 }
 
 function lookup(table: Record<string, string>, key: string): string | undefined {
