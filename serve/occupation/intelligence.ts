@@ -12,7 +12,7 @@ import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "../stores/taxonomy.ts";
 import { indexTerms } from "../text/normalize.ts";
 import type { Ranking } from "./engine/index.ts";
-import { assess, type Assessment } from "./engine/confidence.ts";
+import { assess, type Assessment, percent } from "./engine/confidence.ts";
 import type { Channel } from "./engine/calibrate.ts";
 import {
   AnalysisResponse,
@@ -101,8 +101,8 @@ function resultExplanation(rank: number, ranking: Ranking, confidence: number): 
     : "shares related words with the occupation's titles or duties";
   const head = r.roleHeadAgreement ? `, same role ("${r.candidateRoleHead}")` : "";
   return `Rank ${rank + 1}: the title ${how}${head}; ${
-    Math.round(confidence * 100)
-  }% probability of being the right occupation.`;
+    percent(confidence)
+  } probability of being the right occupation.`;
 }
 
 function confidenceFields(a: Assessment, debug: boolean) {

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { buildTaxonomy, TAXONOMY } from "../../build/pipeline.ts";
 import { readPointer } from "../../build/publish.ts";
+import { defaultEmbeddings } from "../../build/steps/vectors.ts";
 import type { Logger } from "../http/log.ts";
 
 /** Builds the taxonomy from `onetDir` if artifactsDir has no current version; "" disables. */
@@ -18,6 +19,9 @@ export async function bootstrapTaxonomy(
     source: onetDir,
     hint: "for the full release run: deno task build --onet <folder | zip | https URL>",
   });
-  const result = await buildTaxonomy(onetDir, artifactsDir);
+  // Like `deno task build`: word vectors from the pinned package when it is installed.
+  const result = await buildTaxonomy(onetDir, artifactsDir, undefined, {
+    embeddings: defaultEmbeddings(),
+  });
   logger.info("sample taxonomy artifact built", { version: result.version });
 }

@@ -130,6 +130,13 @@ export function grounding(ranking: Ranking): { level: Level; explanation: string
   return { level, explanation: text.charAt(0).toUpperCase() + text.slice(1) + "." };
 }
 
+/** A probability in words: "83%", never "100%" or "0%" for what is not certain. */
+export function percent(probability: number): string {
+  if (probability >= 0.995) return "over 99%";
+  if (probability > 0 && probability < 0.005) return "under 1%";
+  return `${Math.round(probability * 100)}%`;
+}
+
 /** Relevance within this of the top counts as "nearly as well" in explanations. */
 const CLOSE_MARGIN = 0.1;
 
@@ -167,7 +174,7 @@ function explain(ranking: Ranking, confidence: number): string {
     : confidence >= BANDS.medium
     ? "Plausible but worth a check"
     : "Uncertain";
-  return `${lead} (${Math.round(confidence * 100)}% of similar titles were coded correctly): ${
+  return `${lead} (${percent(confidence)} of similar titles were coded correctly): ${
     parts.join("; ")
   }.`;
 }

@@ -712,9 +712,8 @@ export class OccupationIndex {
           (desc.get(b) ?? 0) - (desc.get(a) ?? 0) || a - b
         );
         descriptionAgrees = byDesc.slice(0, 3).includes(titleTop);
-      } else {
-        descriptionAgrees = false;
       }
+      // No description word in any candidate's description or tasks: no evidence either way.
       ordered = topOccupations(shortlist, scores, SHORTLIST);
     }
 
