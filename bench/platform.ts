@@ -14,7 +14,7 @@ import { jsonLogger } from "../serve/http/log.ts";
 import { type Database, openPglite, openPostgres } from "../serve/stores/postgres.ts";
 import { migrate } from "../serve/stores/migrate.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
-import { taxonomySpec } from "../serve/stores/taxonomy.ts";
+import { taxonomySpec } from "../serve/occupation/artifact.ts";
 import { createApp } from "../serve/app.ts";
 import { closePlatform, createPlatform } from "../serve/platform/mod.ts";
 import { openText } from "../serve/platform/secrets.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writePointer } from "../build/publish.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
-import { type TaxonomyData, taxonomySpec } from "../serve/stores/taxonomy.ts";
+import { type TaxonomyData, taxonomySpec } from "../serve/occupation/artifact.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { createRouter } from "../serve/http/router.ts";
 import { buildFixture, testApp, variantRelease, waitFor } from "./helpers.ts";

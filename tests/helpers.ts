@@ -10,7 +10,7 @@ import {
 } from "../serve/stores/postgres.ts";
 import { migrate } from "../serve/stores/migrate.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
-import { taxonomySpec } from "../serve/stores/taxonomy.ts";
+import { taxonomySpec } from "../serve/occupation/artifact.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { createApp } from "../serve/app.ts";
 import { closePlatform, createPlatform, type PlatformConfig } from "../serve/platform/mod.ts";

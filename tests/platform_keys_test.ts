@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { testApp, testClock } from "./helpers.ts";
 import { call, signUp, type TestApp } from "./platform.ts";
 import { isWellFormedKey } from "../serve/platform/keys.ts";
-import { hashKey, KeyStore, requireEntitlement } from "../serve/http/auth.ts";
+import { hashKey, KeyStore, requireEntitlement } from "../serve/platform/auth.ts";
 import { runtimeMiddleware } from "../serve/platform/mod.ts";
 
 async function withApp(

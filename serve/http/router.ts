@@ -1,14 +1,16 @@
 /** Router factory: every feature router validates with the shared 422 hook. */
 import { OpenAPIHono, type z } from "@hono/zod-openapi";
+import type { Selectable } from "kysely";
 import { validationHook } from "./validation.ts";
-import type { ContractRow } from "../platform/contracts.ts";
+import type { ContractsTable } from "../stores/schema.ts";
 
-/** Who a runtime request acts for: set by the runtime-key middleware. */
+/** Who a runtime request acts for: set by the runtime-key middleware (serve/platform/auth.ts). */
 export interface RuntimePrincipal {
   keyId: string;
   keyName: string;
   accountId: string;
-  contract: ContractRow;
+  /** The key's contract as stored (the same row type as the platform's ContractRow). */
+  contract: Selectable<ContractsTable>;
   /** Entitlements of the key (always within its contract's). */
   entitlements: readonly string[];
 }

@@ -9,7 +9,7 @@ import { type AppEnv, createRouter, jsonBody, jsonResponse } from "../http/route
 import { ApiError, problemResponses } from "../http/errors.ts";
 import { withTaxonomy } from "./mod.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
-import type { TaxonomyData } from "../stores/taxonomy.ts";
+import type { TaxonomyData } from "./artifact.ts";
 import { indexTerms } from "../text/normalize.ts";
 import type { Ranking } from "./engine/index.ts";
 import { assess, type Assessment, percent } from "./engine/confidence.ts";

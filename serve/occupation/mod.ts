@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from "hono";
 import { type AppEnv, createRouter, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import type { ArtifactRegistry, LoadedArtifact } from "../stores/artifacts.ts";
-import type { TaxonomyData } from "../stores/taxonomy.ts";
+import type { TaxonomyData } from "./artifact.ts";
 import { OccupationProfile, OccupationSummary, OnetCodeParam } from "./schemas.ts";
 import { occupationDetails, occupationSkills } from "./queries.ts";
 

@@ -5,7 +5,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { ApiKeysTable, DB } from "../stores/schema.ts";
 import { ApiError } from "../http/errors.ts";
-import { hashKey, type KeyStore } from "../http/auth.ts";
+import { hashKey, type KeyStore } from "./auth.ts";
 import { currentContract } from "./contracts.ts";
 import { generateKey, keyHints } from "./keys.ts";
 

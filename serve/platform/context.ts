@@ -4,7 +4,7 @@ import type { DB } from "../stores/schema.ts";
 import type { Logger } from "../http/log.ts";
 import type { ServiceKeys } from "./secrets.ts";
 import type { BetaPlan } from "./contracts.ts";
-import type { KeyStore } from "../http/auth.ts";
+import type { KeyStore } from "./auth.ts";
 import type { LimitGate } from "../http/limits.ts";
 import type { UsageMeter } from "../http/metering.ts";
 import type { BackgroundTasks } from "./tasks.ts";

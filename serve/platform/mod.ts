@@ -8,7 +8,7 @@ import type { DB } from "../stores/schema.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../http/log.ts";
 import { type AppEnv, createRouter } from "../http/router.ts";
-import { KeyStore, runtimeAuth } from "../http/auth.ts";
+import { KeyStore, runtimeAuth } from "./auth.ts";
 import { LimitGate } from "../http/limits.ts";
 import { UsageMeter } from "../http/metering.ts";
 import { deriveKeys, loadRootSecret } from "./secrets.ts";

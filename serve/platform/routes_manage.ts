@@ -2,7 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
-import { managementAuth } from "../http/auth.ts";
+import { managementAuth } from "./auth.ts";
 import type { PlatformContext } from "./context.ts";
 import {
   ApiKey,

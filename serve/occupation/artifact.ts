@@ -2,12 +2,12 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type Manifest, TAXONOMY_SCHEMA_VERSION } from "../../build/manifest.ts";
 import { NORMALIZER_VERSION } from "../text/normalize.ts";
-import type { ArtifactSpec } from "./artifacts.ts";
+import type { ArtifactSpec } from "../stores/artifacts.ts";
 import { TAXONOMY_TABLES } from "../../build/steps/tables.ts";
-import { OccupationIndex, RANKER_VERSION } from "../occupation/engine/index.ts";
-import { readCalibrations, readIndexSource } from "../occupation/engine/load.ts";
-import type { Channel } from "../occupation/engine/calibrate.ts";
-import type { Calibration } from "../occupation/engine/confidence.ts";
+import { OccupationIndex, RANKER_VERSION } from "./engine/index.ts";
+import { readCalibrations, readIndexSource } from "./engine/load.ts";
+import type { Channel } from "./engine/calibrate.ts";
+import type { Calibration } from "./engine/confidence.ts";
 
 /** An occupation as the hot path sees it. */
 export interface OccupationRecord {

@@ -14,14 +14,14 @@ import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Kysely } from "kysely";
 import type { DB } from "../stores/schema.ts";
-import { ApiError } from "./errors.ts";
-import { matchedRoute } from "./middleware.ts";
-import type { AppEnv, RuntimePrincipal } from "./router.ts";
-import { type ContractRow, effectiveStatus } from "../platform/contracts.ts";
-import { isWellFormedKey, KEY_PREFIX } from "../platform/keys.ts";
-import { looksLikeJwt, verifyManagementToken } from "../platform/tokens.ts";
-import type { Admission, LimitGate, WindowStatus } from "./limits.ts";
-import type { UsageMeter } from "./metering.ts";
+import { ApiError } from "../http/errors.ts";
+import { matchedRoute } from "../http/middleware.ts";
+import type { AppEnv, RuntimePrincipal } from "../http/router.ts";
+import { type ContractRow, effectiveStatus } from "./contracts.ts";
+import { isWellFormedKey, KEY_PREFIX } from "./keys.ts";
+import { looksLikeJwt, verifyManagementToken } from "./tokens.ts";
+import type { Admission, LimitGate, WindowStatus } from "../http/limits.ts";
+import type { UsageMeter } from "../http/metering.ts";
 
 /** A key as the cache holds it. */
 export interface KeyRecord {
