@@ -85,7 +85,7 @@ async function fetchChecked(
 }
 
 /** Downloads a URL into the cache with a progress bar; returns the cached file. */
-async function download(url: URL, cacheDir: string, progress: Progress): Promise<string> {
+export async function download(url: URL, cacheDir: string, progress: Progress): Promise<string> {
   const name = basename(url.pathname) || "download.zip";
   const target = join(cacheDir, "downloads", `${(await sha256Hex(url.href)).slice(0, 16)}-${name}`);
   if (await isFile(target)) {

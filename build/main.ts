@@ -9,11 +9,20 @@ import { consoleProgress } from "./progress.ts";
 import { resolveRelease } from "./input.ts";
 import { pruneVersions } from "./publish.ts";
 import { defaultEmbeddings } from "./steps/vectors.ts";
+import { buildMarket, MARKET } from "./market/pipeline.ts";
 
 const USAGE = `usage: deno task build --onet <folder | db_XX_Y_text.zip | https URL> [--prune N]
+       deno task build --postings <file | folder> [--postings ...] [--as-of YYYY-MM-DD]
        deno task build --prune N
 options:
   --onet <source>      O*NET text release to build the taxonomy artifact from
+  --postings <path>    posting feed file or folder (NDJSON JobPosting, or CSV with a column map
+                       from build/market/maps/); repeatable; builds the market artifact with the
+                       current taxonomy artifact
+  --as-of <date>       end of the market windows (default: the latest datePosted)
+  --map <file>         column map for every CSV input (default: matched by header)
+  --max-dropped-share <x>  fail when a feed file drops more than this share of its records
+                       (default 0.5)
   --artifacts <dir>    where artifacts are published (default: $ARTIFACTS_DIR or ./artifacts)
   --cache <dir>        download and extraction cache (default: $DATA_DIR/cache or ./data/cache)
   --prune <N>          after building (or alone), keep only the N newest versions
@@ -31,10 +40,14 @@ async function main(): Promise<number> {
       prune: { type: "string" },
       embeddings: { type: "string" },
       "no-embeddings": { type: "boolean" },
+      postings: { type: "string", multiple: true },
+      "as-of": { type: "string" },
+      map: { type: "string" },
+      "max-dropped-share": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
-  if (values.help || (!values.onet && !values.prune)) {
+  if (values.help || (!values.onet && !values.prune && !values.postings)) {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
@@ -57,9 +70,28 @@ async function main(): Promise<number> {
     const result = await buildTaxonomy(releaseDir, artifactsDir, progress, { embeddings });
     progress.info(`published ${TAXONOMY}/${result.version} -> ${result.dir}`);
   }
+  if (values.postings) {
+    const share = values["max-dropped-share"];
+    const maxDroppedShare = share === undefined ? undefined : Number(share);
+    if (maxDroppedShare !== undefined && !(maxDroppedShare >= 0 && maxDroppedShare <= 1)) {
+      console.error("--max-dropped-share takes a number from 0 to 1");
+      return 2;
+    }
+    const result = await buildMarket(artifactsDir, {
+      postings: values.postings,
+      asOf: values["as-of"],
+      map: values.map,
+      maxDroppedShare,
+    }, progress);
+    progress.info(`published ${MARKET}/${result.version} -> ${result.dir}`);
+  }
   if (keep !== null) {
-    const removed = await pruneVersions(join(artifactsDir, TAXONOMY), keep);
-    progress.info(removed.length ? `pruned ${removed.join(", ")}` : "nothing to prune");
+    for (const name of [TAXONOMY, MARKET]) {
+      const removed = await pruneVersions(join(artifactsDir, name), keep);
+      progress.info(
+        removed.length ? `${name}: pruned ${removed.join(", ")}` : `${name}: nothing to prune`,
+      );
+    }
   }
   return 0;
 }

@@ -36,6 +36,8 @@ export interface Manifest {
   file: { name: string; bytes: number; sha256: string };
   content_hash: string;
   attribution: string;
+  /** Market artifacts: window, dedup rule, taxonomy used and record counts by issue. */
+  market?: object;
 }
 
 /** Parses and shape-checks a manifest; throws with the reason when it is not one. */

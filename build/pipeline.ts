@@ -37,6 +37,8 @@ export interface BuildResult {
 export interface BuildOptions {
   /** Word embeddings (wink format) for the semantic channel; null builds a lexical-only artifact. */
   embeddings?: string | null;
+  /** Move `current` to the new version (default); false only puts it in place. */
+  promote?: boolean;
 }
 
 /** The manifest record of the embeddings file (optional: without it the build is lexical). */
@@ -173,7 +175,7 @@ export async function buildTaxonomy(
     progress.done(version);
 
     progress.step(++n, total, "publish");
-    const published = await publishVersion(artifactDir, buildDir, version);
+    const published = await publishVersion(artifactDir, buildDir, version, options.promote ?? true);
     progress.done(published.reused ? "identical version already published; pointer moved" : "ok");
     return { version, dir: published.dir, manifest, reused: published.reused };
   } catch (error) {

@@ -19,11 +19,30 @@ export async function readPointer(artifactDir: string): Promise<string | null> {
   }
 }
 
+/** Name of the file that lists the versions `current` pointed at, oldest first. */
+export const HISTORY_FILE = ".history";
+
 /** Points `current` at a version by writing a temporary file and renaming it over. */
 export async function writePointer(artifactDir: string, version: string): Promise<void> {
   const tmp = join(artifactDir, `.${POINTER_FILE}.${Deno.pid}.tmp`);
   await Deno.writeTextFile(tmp, version + "\n");
   await Deno.rename(tmp, join(artifactDir, POINTER_FILE));
+  await Deno.writeTextFile(join(artifactDir, HISTORY_FILE), version + "\n", { append: true });
+}
+
+/** The versions `current` pointed at, oldest first (consecutive repeats folded). */
+export async function readHistory(artifactDir: string): Promise<string[]> {
+  let text = "";
+  try {
+    text = await Deno.readTextFile(join(artifactDir, HISTORY_FILE));
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const out: string[] = [];
+  for (const line of text.split("\n").map((l) => l.trim())) {
+    if (line !== "" && out[out.length - 1] !== line) out.push(line);
+  }
+  return out;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -39,12 +58,14 @@ async function exists(path: string): Promise<boolean> {
 /**
  * Moves a finished build folder into place as `version` and moves the pointer. When that
  * version already exists (same content hash), the new copy is dropped and the existing one
- * kept, so republishing identical inputs is a no-op apart from the pointer.
+ * kept, so republishing identical inputs is a no-op apart from the pointer. With `promote`
+ * false the version is only put in place; the caller moves the pointer later.
  */
 export async function publishVersion(
   artifactDir: string,
   buildDir: string,
   version: string,
+  promote = true,
 ): Promise<{ dir: string; reused: boolean }> {
   const target = join(artifactDir, version);
   let reused = false;
@@ -56,7 +77,7 @@ export async function publishVersion(
   } else {
     await Deno.rename(buildDir, target);
   }
-  await writePointer(artifactDir, version);
+  if (promote) await writePointer(artifactDir, version);
   return { dir: target, reused };
 }
 

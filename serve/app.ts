@@ -16,6 +16,7 @@ import { type PlatformContext, platformRoutes, runtimeMiddleware } from "./platf
 import { registerResetPage } from "./platform/reset_page.ts";
 import { occupationRoutes } from "./occupation/mod.ts";
 import { intelligenceRoutes } from "./occupation/intelligence.ts";
+import { marketRoutes } from "./market/mod.ts";
 
 /** Everything the app needs; tests pass their own. */
 export interface AppDeps {
@@ -126,6 +127,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/", occupationRoutes(deps.artifacts, runtime));
+  app.route("/", marketRoutes(deps.artifacts, runtime));
   registerDocs(app);
   registerResetPage(app);
 

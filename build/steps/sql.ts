@@ -58,7 +58,7 @@ export function parseChecks(text: string): { name: string; sql: string }[] {
 }
 
 /** The generated checks of a table: key uniqueness and required columns. */
-function generatedChecks(table: TableSpec): { name: string; sql: string }[] {
+export function generatedChecks(table: TableSpec): { name: string; sql: string }[] {
   const key = table.key.join(", ");
   const checks = [{
     name: `key (${key}) is unique`,

@@ -1,0 +1,259 @@
+/**
+ * Deterministic term extraction with character spans. Five term types:
+ * - `technology`: every O*NET Technology Skills example (software) of the taxonomy, named by
+ *   its O*NET example string. Surface forms: the example itself, the example without a
+ *   trailing " software", its trailing upper-case acronym ("Structured query language SQL" ->
+ *   "SQL"), and the curated aliases of dictionary/technology_aliases.json ("k8s" ->
+ *   Kubernetes). Forms listed as blocked (ordinary words) never match case-insensitively;
+ *   case-sensitive forms ("Go", "R") match only as written.
+ * - `skill`, `knowledge`, `ability`, `work_activity`: the leaf content-model elements, named by
+ *   their O*NET element name, matched through the curated phrases of
+ *   dictionary/element_synonyms.json (element names rarely appear verbatim in postings).
+ * Text is split into tokens (letters and digits, keeping "c++", "c#", "node.js", ".net"),
+ * folded to lower case without accents; a phrase matches a run of whole tokens. Per type the
+ * longest phrase wins and matches do not overlap. Spans are [start, end) offsets in UTF-16
+ * code units of the field they were found in (title, plain-text description, or the skills
+ * list joined with "\n").
+ */
+import { fileURLToPath } from "node:url";
+
+/** The term types of the market artifact. */
+export const TERM_TYPES = ["technology", "skill", "knowledge", "ability", "work_activity"] as const;
+export type TermType = typeof TERM_TYPES[number];
+
+/** One term of the dictionary. */
+export interface Term {
+  type: TermType;
+  id: string;
+  name: string;
+}
+
+/** One match of a term in a posting field. */
+export interface Mention {
+  type: TermType;
+  term: number;
+  field: "title" | "description" | "skills";
+  start: number;
+  end: number;
+}
+
+interface Phrase {
+  tokens: string[];
+  term: number;
+  /** Original-case tokens that must match exactly (case-sensitive forms). */
+  exact: string[] | null;
+}
+
+/** Version of the extraction rules; recorded in the market manifest. */
+export const EXTRACTOR_VERSION = "1";
+
+const TOKEN = /\.?[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*[+#]*/gu;
+
+/** Folds a token: lower case, accents removed. */
+function fold(token: string): string {
+  return /^[A-Za-z0-9.+#]*$/.test(token)
+    ? token.toLowerCase()
+    : token.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+/** Tokens of a text with their offsets. */
+export function tokenSpans(
+  text: string,
+): { token: string; raw: string; start: number; end: number }[] {
+  const out = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    let raw = m[0];
+    let start = m.index;
+    // A leading dot belongs to the token only for names like ".NET" (not after a word).
+    if (raw[0] === "." && (start > 0 && /[\p{L}\p{N}]/u.test(text[start - 1]))) {
+      raw = raw.slice(1);
+      start++;
+    }
+    out.push({ token: fold(raw), raw, start, end: start + raw.length });
+  }
+  return out;
+}
+
+/** A dictionary compiled into per-type phrase tables. */
+export class TermMatcher {
+  readonly terms: Term[] = [];
+  #tables = new Map<TermType, Map<string, Phrase[]>>();
+  #termIndex = new Map<string, number>();
+
+  /** Adds a term (idempotent by type and id); returns its index. */
+  addTerm(type: TermType, id: string, name: string): number {
+    const key = `${type}\u0000${id}`;
+    let index = this.#termIndex.get(key);
+    if (index === undefined) {
+      index = this.terms.length;
+      this.terms.push({ type, id, name });
+      this.#termIndex.set(key, index);
+    }
+    return index;
+  }
+
+  /** Adds a surface form of a term; exact forms match only in their original case. */
+  addForm(term: number, form: string, exact = false): void {
+    const spans = tokenSpans(form);
+    if (spans.length === 0) return;
+    const type = this.terms[term].type;
+    let table = this.#tables.get(type);
+    if (!table) this.#tables.set(type, table = new Map());
+    const phrase: Phrase = {
+      tokens: spans.map((s) => s.token),
+      term,
+      exact: exact ? spans.map((s) => s.raw) : null,
+    };
+    const list = table.get(phrase.tokens[0]) ?? [];
+    if (
+      list.some((p) =>
+        p.term === term && p.tokens.join(" ") === phrase.tokens.join(" ") &&
+        (p.exact?.join(" ") ?? null) === (phrase.exact?.join(" ") ?? null)
+      )
+    ) return;
+    list.push(phrase);
+    // Longest first; then by term index so ties are deterministic.
+    list.sort((a, b) => b.tokens.length - a.tokens.length || a.term - b.term);
+    table.set(phrase.tokens[0], list);
+  }
+
+  /** Finds the mentions of every type in one field's text. */
+  match(text: string, field: Mention["field"], out: Mention[]): void {
+    if (text === "") return;
+    const tokens = tokenSpans(text);
+    for (const [type, table] of this.#tables) {
+      for (let i = 0; i < tokens.length;) {
+        const candidates = table.get(tokens[i].token);
+        let matched: Phrase | null = null;
+        if (candidates) {
+          for (const phrase of candidates) {
+            const n = phrase.tokens.length;
+            if (i + n > tokens.length) continue;
+            let ok = true;
+            for (let k = 1; k < n && ok; k++) ok = tokens[i + k].token === phrase.tokens[k];
+            if (ok && phrase.exact) {
+              for (let k = 0; k < n && ok; k++) ok = tokens[i + k].raw === phrase.exact[k];
+            }
+            if (ok) {
+              matched = phrase;
+              break;
+            }
+          }
+        }
+        if (matched) {
+          const n = matched.tokens.length;
+          out.push({
+            type,
+            term: matched.term,
+            field,
+            start: tokens[i].start,
+            end: tokens[i + n - 1].end,
+          });
+          i += n;
+        } else i++;
+      }
+    }
+  }
+}
+
+/** The curated alias file (dictionary/technology_aliases.json). */
+export interface TechnologyAliases {
+  version: string;
+  aliases: Record<string, string[]>;
+  case_sensitive: Record<string, string[]>;
+  blocked_forms: string[];
+}
+
+/** The curated element phrase file (dictionary/element_synonyms.json). */
+export interface ElementSynonyms {
+  version: string;
+  elements: Record<string, { name: string; domain: TermType; phrases: string[] }>;
+}
+
+const DICTIONARY_DIR = new URL("./dictionary/", import.meta.url);
+
+/** Reads the curated dictionary files shipped with the build. */
+export async function readCuratedDictionary(): Promise<
+  { aliases: TechnologyAliases; synonyms: ElementSynonyms; files: Record<string, string> }
+> {
+  const aliasText = await Deno.readTextFile(new URL("technology_aliases.json", DICTIONARY_DIR));
+  const synonymText = await Deno.readTextFile(new URL("element_synonyms.json", DICTIONARY_DIR));
+  return {
+    aliases: JSON.parse(aliasText),
+    synonyms: JSON.parse(synonymText),
+    files: {
+      [fileURLToPath(new URL("technology_aliases.json", DICTIONARY_DIR))]: aliasText,
+      [fileURLToPath(new URL("element_synonyms.json", DICTIONARY_DIR))]: synonymText,
+    },
+  };
+}
+
+/** The automatic surface forms of an O*NET technology example. */
+export function technologyForms(example: string): string[] {
+  const forms = [example];
+  const bare = example.replace(/\s+software$/i, "").trim();
+  if (bare !== example && bare !== "") forms.push(bare);
+  const words = bare.split(/\s+/);
+  const last = words[words.length - 1];
+  if (words.length > 1 && /^[A-Z][A-Z0-9]{1,}$/.test(last)) forms.push(last);
+  return forms;
+}
+
+/**
+ * Compiles the matcher from the taxonomy's technologies and leaf elements plus the curated
+ * files. `elements` are [element_id, element_name, domain] of leaf elements.
+ */
+export function compileMatcher(
+  technologies: string[],
+  elements: [string, string, TermType][],
+  curated: { aliases: TechnologyAliases; synonyms: ElementSynonyms },
+): TermMatcher {
+  const matcher = new TermMatcher();
+  const blocked = new Set(
+    curated.aliases.blocked_forms.map((f) => tokenSpans(f).map((t) => t.token).join(" ")),
+  );
+  const known = new Set(technologies);
+  for (const example of [...technologies].sort()) {
+    const term = matcher.addTerm("technology", example, example);
+    for (const form of technologyForms(example)) {
+      const key = tokenSpans(form).map((t) => t.token).join(" ");
+      if (blocked.has(key)) continue;
+      // Two-character acronyms and single letters only match as written ("R", "Go", "UX").
+      const exact = form.replace(/[^\p{L}\p{N}]/gu, "").length <= 2;
+      matcher.addForm(term, form, exact);
+    }
+  }
+  for (const [example, aliases] of Object.entries(curated.aliases.aliases)) {
+    if (!known.has(example)) continue; // an alias of a product this release does not list
+    const term = matcher.addTerm("technology", example, example);
+    for (const alias of aliases) matcher.addForm(term, alias);
+  }
+  for (const [example, forms] of Object.entries(curated.aliases.case_sensitive ?? {})) {
+    if (!known.has(example)) continue;
+    const term = matcher.addTerm("technology", example, example);
+    for (const form of forms) matcher.addForm(term, form, true);
+  }
+  const leaves = new Map(elements.map(([id, name, domain]) => [id, { name, domain }]));
+  for (const [id, { name, domain }] of [...leaves].sort((a, b) => a[0] < b[0] ? -1 : 1)) {
+    const term = matcher.addTerm(domain, id, name);
+    for (const phrase of curated.synonyms.elements[id]?.phrases ?? []) {
+      matcher.addForm(term, phrase);
+    }
+  }
+  return matcher;
+}
+
+/** Extracts the mentions of a posting's title, description and skills list. */
+export function extractMentions(
+  matcher: TermMatcher,
+  title: string,
+  description: string,
+  skills: string[],
+): Mention[] {
+  const out: Mention[] = [];
+  matcher.match(title, "title", out);
+  matcher.match(description, "description", out);
+  if (skills.length > 0) matcher.match(skills.join("\n"), "skills", out);
+  return out;
+}
