@@ -139,12 +139,46 @@ export function parseColumnMap(json: string, file: string): ColumnMap {
   };
 }
 
-/** Words that make a phrase a job title (used to find the role in a Hacker News post). */
-const ROLE =
-  /\b(engineers?|developers?|programmers?|designers?|scientists?|analysts?|managers?|architects?|administrators?|admins?|devops|sre|researchers?|leads?|directors?|heads? of|vp|cto|ceo|cfo|coo|founders?|specialists?|consultants?|technicians?|writers?|editors?|marketers?|recruiters?|accountants?|associates?|coordinators?|representatives?|executives?|officers?|interns?|internships?|hackers?|generalists?|strategists?|producers?|artists?|support|sales|operations|product owner|scrum master|qa|tester|testers|physicists?|mathematicians?|statisticians?|nurses?|teachers?|instructors?|assistants?|partners?)\b/i;
+/** Words that end a job title (used to find the role in a Hacker News post). */
+const ROLE_WORD = new RegExp(
+  String.raw`\b(?:engineer|developer|programmer|designer|scientist|analyst|manager|architect|` +
+    String.raw`administrator|devops|sre|researcher|director|cto|specialist|consultant|technician|` +
+    String.raw`writer|editor|marketer|recruiter|accountant|coordinator|representative|executive|` +
+    String.raw`intern|hacker|generalist|strategist|producer|artist|product owner|scrum master|` +
+    String.raw`tester|physicist|mathematician|statistician|nurse|teacher|instructor|assistant|` +
+    String.raw`lead|head of [a-z]+|vp of [a-z]+)(?:e?s)?\b`,
+  "gi",
+);
 
-const NOT_ROLE =
-  /^(https?:|www\.|remote|onsite|on-site|full[- ]?time|part[- ]?time|contract|intern(ship)?s?$|visa|h-?1b|\$|€|£|\d)/i;
+/** Words that are not part of a role's name ("our", "talented", "hiring"). */
+const FILLER = new Set(
+  ("a an the our we were we're for to of and or is are be hiring hire looking seeking need needs " +
+    "want wants with at in on as who you your experienced talented great smart awesome " +
+    "passionate solid strong several multiple two three four new more some all many good top " +
+    "help join us by from into about like amazing exceptional world-class brilliant allow " +
+    "ambitious top-notch motivated driven curious senior-level other").split(" "),
+);
+
+/** The first role named in a text: up to three modifiers before a role word. */
+function rolePhrase(text: string): string | null {
+  ROLE_WORD.lastIndex = 0;
+  for (let m = ROLE_WORD.exec(text); m !== null; m = ROLE_WORD.exec(text)) {
+    const before = text.slice(Math.max(0, m.index - 80), m.index);
+    const clause = before.split(/[,;:.!?()|<>\[\]"“”*•]|\s[-–—]+\s|\n/).pop() ?? "";
+    const words = clause.split(/\s+/).filter((w) => w !== "");
+    // "No recruiters", "not a developer role": a negated role word names no role.
+    if (/^(?:no|not|non)$/i.test(words[words.length - 1] ?? "")) continue;
+    const kept: string[] = [];
+    for (let i = words.length - 1; i >= 0 && kept.length < 3; i--) {
+      const word = words[i].toLowerCase();
+      if (FILLER.has(word) || /^https?:|^\d+\+?$/.test(word)) break;
+      kept.unshift(words[i]);
+    }
+    const phrase = [...kept, m[0]].join(" ").replace(/\s+/g, " ").trim();
+    if (phrase.length <= 80) return phrase;
+  }
+  return null;
+}
 
 function stripTags(html: string): string {
   return html.replace(/<[^>]*>/g, " ").replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'")
@@ -155,24 +189,15 @@ function headerSegments(line: string): string[] {
   return stripTags(line).split(/\s[|–—-]\s|\|/).map((s) => s.trim()).filter((s) => s !== "");
 }
 
-/** The role named in a Hacker News post: a header segment, else the first role-like line. */
+/**
+ * The role named in a Hacker News post: the first role phrase of its first line (the header,
+ * usually "Company | Role | Location"), else of its first 3,000 characters ("we're looking
+ * for a senior backend engineer"). Null when the post names no role.
+ */
 function hnRole(text: string): string | null {
-  const head = text.split(/<p>|\n/)[0];
-  const segments = headerSegments(head);
-  for (const segment of segments.slice(1)) {
-    if (segment.length <= 120 && ROLE.test(segment) && !NOT_ROLE.test(segment)) {
-      return segment.replace(/^\(|\)$/g, "").trim();
-    }
-  }
-  // Else the first short line of the body that names a role ("-- Senior Python Developer --").
-  const lines = stripTags(text.replace(/<p>/g, "\n")).split("\n").slice(1, 12);
-  for (const raw of lines) {
-    const line = raw.replace(/^[\s*•\-–—#:]+|[\s*•\-–—#:]+$/g, "").trim();
-    if (line.length >= 4 && line.length <= 80 && ROLE.test(line) && !NOT_ROLE.test(line)) {
-      return line;
-    }
-  }
-  return null;
+  const [head, ...rest] = text.split(/<p>|\n/);
+  return rolePhrase(stripTags(head)) ??
+    rolePhrase(stripTags(rest.join("\n").slice(0, 3000)));
 }
 
 const PY_DISPLAY = /'display_name':\s*'((?:[^'\\]|\\.)*)'|'display_name':\s*"((?:[^"\\]|\\.)*)"/;

@@ -40,6 +40,8 @@ export interface Mention {
 interface Phrase {
   tokens: string[];
   term: number;
+  /** Index of the term's type in the matcher's type list. */
+  type: number;
   /** Original-case tokens that must match exactly (case-sensitive forms). */
   exact: string[] | null;
 }
@@ -78,7 +80,10 @@ export function tokenSpans(
 /** A dictionary compiled into per-type phrase tables. */
 export class TermMatcher {
   readonly terms: Term[] = [];
-  #tables = new Map<TermType, Map<string, Phrase[]>>();
+  /** Phrases of every type by their first token, then by their second ("" for one token). */
+  #index = new Map<string, Map<string, Phrase[]>>();
+  /** Term types in the order their first form was added. */
+  #types: TermType[] = [];
   #termIndex = new Map<string, number>();
 
   /** Adds a term (idempotent by type and id); returns its index. */
@@ -98,14 +103,17 @@ export class TermMatcher {
     const spans = tokenSpans(form);
     if (spans.length === 0) return;
     const type = this.terms[term].type;
-    let table = this.#tables.get(type);
-    if (!table) this.#tables.set(type, table = new Map());
+    if (!this.#types.includes(type)) this.#types.push(type);
     const phrase: Phrase = {
       tokens: spans.map((s) => s.token),
       term,
+      type: this.#types.indexOf(type),
       exact: exact ? spans.map((s) => s.raw) : null,
     };
-    const list = table.get(phrase.tokens[0]) ?? [];
+    let byNext = this.#index.get(phrase.tokens[0]);
+    if (!byNext) this.#index.set(phrase.tokens[0], byNext = new Map());
+    const second = phrase.tokens[1] ?? "";
+    const list = byNext.get(second) ?? [];
     if (
       list.some((p) =>
         p.term === term && p.tokens.join(" ") === phrase.tokens.join(" ") &&
@@ -115,45 +123,52 @@ export class TermMatcher {
     list.push(phrase);
     // Longest first; then by term index so ties are deterministic.
     list.sort((a, b) => b.tokens.length - a.tokens.length || a.term - b.term);
-    table.set(phrase.tokens[0], list);
+    byNext.set(second, list);
   }
 
-  /** Finds the mentions of every type in one field's text. */
+  /**
+   * Finds the mentions of every type in one field's text, in one pass over the tokens: per
+   * type, the longest phrase starting at a token wins and the next match of that type starts
+   * after it (the same as scanning each type on its own). Mentions come out by type (in the
+   * order types were added), then by position.
+   */
   match(text: string, field: Mention["field"], out: Mention[]): void {
     if (text === "") return;
     const tokens = tokenSpans(text);
-    for (const [type, table] of this.#tables) {
-      for (let i = 0; i < tokens.length;) {
-        const candidates = table.get(tokens[i].token);
-        let matched: Phrase | null = null;
-        if (candidates) {
-          for (const phrase of candidates) {
-            const n = phrase.tokens.length;
-            if (i + n > tokens.length) continue;
-            let ok = true;
-            for (let k = 1; k < n && ok; k++) ok = tokens[i + k].token === phrase.tokens[k];
-            if (ok && phrase.exact) {
-              for (let k = 0; k < n && ok; k++) ok = tokens[i + k].raw === phrase.exact[k];
-            }
-            if (ok) {
-              matched = phrase;
-              break;
-            }
-          }
+    const types = this.#types.length;
+    const nextFree = new Array<number>(types).fill(0);
+    const found: Mention[][] = Array.from({ length: types }, () => []);
+    const none: Phrase[] = [];
+    for (let i = 0; i < tokens.length; i++) {
+      const byNext = this.#index.get(tokens[i].token);
+      if (!byNext) continue;
+      // Longer phrases (sharing the next token) before one-token ones: longest still wins.
+      const longer = i + 1 < tokens.length ? byNext.get(tokens[i + 1].token) ?? none : none;
+      const single = byNext.get("") ?? none;
+      let done = 0; // bit per type already matched at this token
+      for (const phrase of longer.length === 0 ? single : [...longer, ...single]) {
+        const bit = 1 << phrase.type;
+        if (done & bit || i < nextFree[phrase.type]) continue;
+        const n = phrase.tokens.length;
+        if (i + n > tokens.length) continue;
+        let ok = true;
+        for (let k = 1; k < n && ok; k++) ok = tokens[i + k].token === phrase.tokens[k];
+        if (ok && phrase.exact) {
+          for (let k = 0; k < n && ok; k++) ok = tokens[i + k].raw === phrase.exact[k];
         }
-        if (matched) {
-          const n = matched.tokens.length;
-          out.push({
-            type,
-            term: matched.term,
-            field,
-            start: tokens[i].start,
-            end: tokens[i + n - 1].end,
-          });
-          i += n;
-        } else i++;
+        if (!ok) continue;
+        done |= bit;
+        nextFree[phrase.type] = i + n;
+        found[phrase.type].push({
+          type: this.#types[phrase.type],
+          term: phrase.term,
+          field,
+          start: tokens[i].start,
+          end: tokens[i + n - 1].end,
+        });
       }
     }
+    for (const list of found) for (const mention of list) out.push(mention);
   }
 }
 

@@ -8,7 +8,7 @@ import type { FeedFile, RawPosting } from "./feeds.ts";
 import { readFeed } from "./feeds.ts";
 import { DROPPING, normalizePosting, type RecordIssue } from "./normalize.ts";
 import { extractMentions, type TermMatcher } from "./extract.ts";
-import { sha256Hex } from "../hash.ts";
+import { createHash } from "node:crypto";
 
 /** Counts of one feed file. */
 export interface FeedCounts {
@@ -116,7 +116,8 @@ export async function stageFeeds(
           // Stands in for the employer in the dedup key when a feed names none.
           description_fingerprint: description === ""
             ? null
-            : (await sha256Hex(description.replace(/\s+/g, " ").trim().toLowerCase())).slice(0, 16),
+            : createHash("md5").update(description.replace(/\s+/g, " ").trim().toLowerCase())
+              .digest("hex").slice(0, 16),
           onet_code: occupation?.[0] ?? null,
           occupation_confidence: occupation?.[1] ?? null,
         }));
