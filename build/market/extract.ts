@@ -47,7 +47,7 @@ interface Phrase {
 }
 
 /** Version of the extraction rules; recorded in the market manifest. */
-export const EXTRACTOR_VERSION = "1";
+export const EXTRACTOR_VERSION = "2";
 
 const TOKEN = /\.?[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*[+#]*/gu;
 
@@ -61,8 +61,9 @@ function fold(token: string): string {
 /** Tokens of a text with their offsets. */
 export function tokenSpans(
   text: string,
-): { token: string; raw: string; start: number; end: number }[] {
-  const out = [];
+): { token: string; raw: string; start: number; end: number; broken: boolean }[] {
+  const out: { token: string; raw: string; start: number; end: number; broken: boolean }[] = [];
+  let previousEnd = 0;
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
     let raw = m[0];
@@ -72,9 +73,22 @@ export function tokenSpans(
       raw = raw.slice(1);
       start++;
     }
-    out.push({ token: fold(raw), raw, start, end: start + raw.length });
+    // A phrase never runs across a sentence, clause or line break before this token.
+    const broken = out.length > 0 && BREAK.test(text.slice(previousEnd, start));
+    out.push({ token: fold(raw), raw, start, end: start + raw.length, broken });
+    previousEnd = start + raw.length;
   }
   return out;
+}
+
+const BREAK = /[,.;:!?|()\n]/;
+/** URLs and e-mail addresses: blanked before matching (a product name in a link is no mention). */
+const LINKS = /\bhttps?:\/\/\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gi;
+
+/** Replaces every match of a pattern with spaces, keeping all other offsets. */
+function blank(text: string, pattern: RegExp): string {
+  pattern.lastIndex = 0;
+  return pattern.test(text) ? text.replace(pattern, (m) => " ".repeat(m.length)) : text;
 }
 
 /** A dictionary compiled into per-type phrase tables. */
@@ -82,6 +96,7 @@ export class TermMatcher {
   readonly terms: Term[] = [];
   /** Phrases of every type by their first token, then by their second ("" for one token). */
   #index = new Map<string, Map<string, Phrase[]>>();
+  #exclusions: RegExp | null = null;
   /** Term types in the order their first form was added. */
   #types: TermType[] = [];
   #termIndex = new Map<string, number>();
@@ -96,6 +111,16 @@ export class TermMatcher {
       this.#termIndex.set(key, index);
     }
     return index;
+  }
+
+  /** Contexts (exact case) in which no term is matched, e.g. "R&D", "Go-to-market". */
+  setExclusions(phrases: string[]): void {
+    const escaped = phrases.filter((p) => p.trim() !== "")
+      .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    this.#exclusions = escaped.length
+      ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join("|")})(?![\\p{L}\\p{N}])`, "gu")
+      : null;
   }
 
   /** Adds a surface form of a term; exact forms match only in their original case. */
@@ -134,7 +159,9 @@ export class TermMatcher {
    */
   match(text: string, field: Mention["field"], out: Mention[]): void {
     if (text === "") return;
-    const tokens = tokenSpans(text);
+    let masked = blank(text, LINKS);
+    if (this.#exclusions) masked = blank(masked, this.#exclusions);
+    const tokens = tokenSpans(masked);
     const types = this.#types.length;
     const nextFree = new Array<number>(types).fill(0);
     const found: Mention[][] = Array.from({ length: types }, () => []);
@@ -152,9 +179,17 @@ export class TermMatcher {
         const n = phrase.tokens.length;
         if (i + n > tokens.length) continue;
         let ok = true;
-        for (let k = 1; k < n && ok; k++) ok = tokens[i + k].token === phrase.tokens[k];
+        for (let k = 1; k < n && ok; k++) {
+          ok = tokens[i + k].token === phrase.tokens[k] && !tokens[i + k].broken;
+        }
         if (ok && phrase.exact) {
           for (let k = 0; k < n && ok; k++) ok = tokens[i + k].raw === phrase.exact[k];
+          // A single letter joined to another word by "&" or "-" is not the language ("R&D").
+          if (ok && n === 1 && phrase.exact[0].length === 1) {
+            const before = masked[tokens[i].start - 1];
+            const after = masked[tokens[i].end];
+            ok = before !== "&" && before !== "-" && after !== "&" && after !== "-";
+          }
         }
         if (!ok) continue;
         done |= bit;
@@ -177,6 +212,8 @@ export interface TechnologyAliases {
   version: string;
   aliases: Record<string, string[]>;
   case_sensitive: Record<string, string[]>;
+  /** Exact-case contexts in which nothing matches ("R&D", "C-suite", "Go-to-market"). */
+  case_sensitive_exclusions?: string[];
   blocked_forms: string[];
 }
 
@@ -244,15 +281,28 @@ export function compileMatcher(
     const term = matcher.addTerm("technology", example, example);
     for (const alias of aliases) matcher.addForm(term, alias);
   }
+  matcher.setExclusions(curated.aliases.case_sensitive_exclusions ?? []);
   for (const [example, forms] of Object.entries(curated.aliases.case_sensitive ?? {})) {
     if (!known.has(example)) continue;
     const term = matcher.addTerm("technology", example, example);
     for (const form of forms) matcher.addForm(term, form, true);
   }
   const leaves = new Map(elements.map(([id, name, domain]) => [id, { name, domain }]));
+  // A phrase that is evidence for a skill counts for the skill only, not also for an ability
+  // ("communication skills" is Speaking, not also Oral Expression): the same convention as the
+  // hand-labelled set (fixtures/market/LABELLING.md).
+  const key = (phrase: string) => tokenSpans(phrase).map((t) => t.token).join(" ");
+  const skillPhrases = new Set<string>();
+  for (const [id, { domain }] of leaves) {
+    if (domain !== "skill") continue;
+    for (const phrase of curated.synonyms.elements[id]?.phrases ?? []) {
+      skillPhrases.add(key(phrase));
+    }
+  }
   for (const [id, { name, domain }] of [...leaves].sort((a, b) => a[0] < b[0] ? -1 : 1)) {
     const term = matcher.addTerm(domain, id, name);
     for (const phrase of curated.synonyms.elements[id]?.phrases ?? []) {
+      if (domain === "ability" && skillPhrases.has(key(phrase))) continue;
       matcher.addForm(term, phrase);
     }
   }
