@@ -56,8 +56,9 @@ export async function* parseCsv(
         field = "";
         any = true;
       } else if (ch === "\n") {
-        if (any || field !== "") {
-          fields.push(field.endsWith("\r") ? field.slice(0, -1) : field);
+        const last = field.endsWith("\r") ? field.slice(0, -1) : field;
+        if (any || last !== "") {
+          fields.push(last);
           records.push({ line: recordLine, fields });
         }
         fields = [];
@@ -67,14 +68,15 @@ export async function* parseCsv(
         recordLine = line;
       } else {
         field += ch;
-        any = true;
+        if (ch !== "\r") any = true; // a bare CR before LF is a line end, not content
       }
     }
     yield* records;
   }
   if (quoted && afterQuote) quoted = false;
-  if (any || field !== "") {
-    fields.push(field.endsWith("\r") ? field.slice(0, -1) : field);
+  const last = field.endsWith("\r") ? field.slice(0, -1) : field;
+  if (any || last !== "") {
+    fields.push(last);
     yield { line: recordLine, fields };
   }
 }

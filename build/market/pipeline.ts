@@ -32,7 +32,13 @@ import {
   readCuratedDictionary,
   type TermType,
 } from "./extract.ts";
-import { type Classifier, type FeedCounts, stageFeeds } from "./stage.ts";
+import {
+  type Classifier,
+  DEFAULT_STAGE_WORKERS,
+  type DictionaryInputs,
+  type FeedCounts,
+  stageFeeds,
+} from "./stage.ts";
 import { DROPPING, type RecordIssue } from "./normalize.ts";
 import { loadTaxonomy } from "../../serve/occupation/artifact.ts";
 import { assess } from "../../serve/occupation/engine/confidence.ts";
@@ -122,6 +128,9 @@ export interface MarketBuildOptions {
   maxDroppedShare?: number;
   /** Stage the version without moving `current` (the rebuild job promotes later). */
   promote?: boolean;
+  /** Staging workers (default: by the machine's cores, none under 8 MiB of feeds); 0 stages
+   * on this thread. */
+  workers?: number;
   /** Taxonomy version to use instead of the current one (the rebuild job's staged one). */
   taxonomyVersion?: string;
 }
@@ -220,6 +229,7 @@ export async function buildMarket(
   const taxonomy = await openTaxonomy(artifactsDir, options.taxonomyVersion);
   const curated = await readCuratedDictionary();
   let matcher;
+  let dictionary: DictionaryInputs;
   let classify: Classifier;
   let policy: string;
   try {
@@ -239,6 +249,7 @@ export async function buildMarket(
       ]
     );
     matcher = compileMatcher(technologies, elements, curated);
+    dictionary = { technologies, elements, curated };
     const data = await loadTaxonomy(taxonomy.connection, taxonomy.manifest);
     const channel = data.engine.hasVectors ? "hybrid" : "lexical";
     const calibration = data.calibrations.get(channel) ?? data.calibrations.get("lexical")!;
@@ -271,7 +282,16 @@ export async function buildMarket(
   try {
     await Deno.chmod(buildDir, 0o755);
     progress.step(++n, total, "read, normalise, extract and classify postings");
-    const staged = await stageFeeds(files, matcher, classify, scratch);
+    const staged = await stageFeeds(
+      files,
+      matcher,
+      dictionary,
+      classify,
+      scratch,
+      // Starting workers costs about a second; small feeds stage faster on this thread.
+      options.workers ??
+        (inputs.reduce((a, i) => a + (i.bytes ?? 0), 0) < 8 << 20 ? 0 : DEFAULT_STAGE_WORKERS),
+    );
     const read = staged.counts.reduce((a, c) => a + c.records, 0);
     const dropped = staged.counts.reduce((a, c) => a + c.dropped, 0);
     progress.done(
