@@ -118,15 +118,21 @@ export function parseDate(raw: RawDate): { day: string; precision: "day" | "mont
     const day = validDay(+m[3], +m[1], +m[2]);
     return day ? { day, precision: "day" } : null;
   }
-  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) {
-    const day = isoDay(new Date(value.replace(" ", "T")));
+  m = /^(\d{4})-(\d{2})-(\d{2})[T ]\d{2}:\d{2}/.exec(value);
+  if (m) {
+    // Date parses "2026-02-30T10:00Z" as March 2nd: check the written day first.
+    if (validDay(+m[1], +m[2], +m[3]) === null) return null;
+    // With no offset the time is read as UTC, so the day never depends on the machine's zone.
+    const iso = value.replace(" ", "T");
+    const noOffset = /^[\d-]+T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(iso);
+    const day = isoDay(new Date(noOffset ? iso + "Z" : iso));
     return day ? { day, precision: "day" } : null;
   }
   return null;
 }
 
 const LEGAL =
-  /\b(inc|incorporated|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|gmbh|plc|sa|ag|bv|pty)\b\.?/g;
+  /\b(inc|incorporated|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|gmbh|plc|p\.l\.c|sa|s\.a|ag|a\.g|bv|b\.v|pty)\b\.?/g;
 
 /** An employer's comparison form: folded, punctuation and legal suffixes removed. */
 export function normalizeEmployer(name: string): string {

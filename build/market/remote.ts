@@ -28,7 +28,14 @@ export interface RemoteSignal {
   rule: RemoteRule | null;
 }
 
-const TITLE_REMOTE = /\b(remote|work from home|wfh|telecommute|telecommuting|home[- ]based)\b/gi;
+/** After "remote": the word names a technique, not where the work is done ("remote sensing"). */
+const NOT_ARRANGEMENT = String.raw`(?![\s-]+(?:sensing|monitoring)\b)`;
+
+const TITLE_REMOTE = new RegExp(
+  String
+    .raw`\b(?:remote\b${NOT_ARRANGEMENT}|work from home|wfh|telecommute|telecommuting|home[- ]based)\b`,
+  "gi",
+);
 const TITLE_HYBRID = /\bhybrid\b/gi;
 
 const DESCRIPTION_REMOTE = new RegExp(
@@ -42,9 +49,9 @@ const DESCRIPTION_REMOTE = new RegExp(
     String.raw`\btelecommut\w*`,
     String.raw`\bwork\s+from\s+anywhere\b`,
     String.raw`\bremote\s*[(\[]`,
-    String.raw`(?:\bor|\band|[/|,])\s*remote\b`,
+    String.raw`(?:\bor|\band|[/|,])\s*remote\b${NOT_ARRANGEMENT}`,
     String.raw`\bremote\s*(?:[/|]|or\b|$)`,
-    String.raw`^\s*remote\b`,
+    String.raw`^\s*remote\b${NOT_ARRANGEMENT}`,
   ].join("|"),
   "gim",
 );
