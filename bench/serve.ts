@@ -263,7 +263,10 @@ function printTargets(rows: Row[], peakKb: number, connections: number): void {
 }
 
 /** Starts the server with `env` and waits until it is ready; logs how long that took. */
-async function startReady(env: Record<string, string>, base: string): Promise<ServerProcess> {
+export async function startReady(
+  env: Record<string, string>,
+  base: string,
+): Promise<ServerProcess> {
   const t0 = performance.now();
   const server = startServer(env);
   await waitReady(server, base);
@@ -273,7 +276,7 @@ async function startReady(env: Record<string, string>, base: string): Promise<Se
 }
 
 /** Stops the server with SIGTERM; throws with its output unless it exits with 0. */
-async function stopClean(server: ServerProcess): Promise<void> {
+export async function stopClean(server: ServerProcess): Promise<void> {
   const code = await stopServer(server);
   if (code !== 0) throw new Error(`server exited with ${code}:\n${server.output.join("")}`);
 }

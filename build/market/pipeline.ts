@@ -319,7 +319,15 @@ export async function buildMarket(
     if (!asOf) throw new Error("no posting has a date: pass --as-of YYYY-MM-DD");
 
     const dbPath = join(buildDir, `${MARKET}.duckdb`);
-    const instance = await DuckDBInstance.create(dbPath, { threads: "2" });
+    // A bounded working set: past it DuckDB spills sorts and joins to the scratch folder, so a
+    // larger feed takes longer rather than more memory (1M postings peaked at 3.5-3.9 GiB
+    // without a limit).
+    const instance = await DuckDBInstance.create(dbPath, {
+      threads: "2",
+      memory_limit: "1536MB",
+      temp_directory: join(scratch, "duckdb-spill"),
+      preserve_insertion_order: "false",
+    });
     const connection = await instance.connect();
     const tables: ManifestTable[] = [];
     try {
