@@ -313,7 +313,17 @@ export async function buildMarket(
         );
       }
     }
-    for (const file of skipped) progress.info(`  skipped ${file.name}: ${file.reason}`);
+    // Every skipped file is in the manifest; the log names a few per reason.
+    const byReason = new Map<string, string[]>();
+    for (const file of skipped) {
+      byReason.set(file.reason, [...byReason.get(file.reason) ?? [], file.name]);
+    }
+    for (const [reason, names] of byReason) {
+      progress.info(
+        `  skipped ${names.length} file(s), ${reason}: ${names.slice(0, 3).join(", ")}` +
+          (names.length > 3 ? ", … (all in the manifest's market.skipped_files)" : ""),
+      );
+    }
     if (staged.postings === 0) throw new FeedQualityError("no posting survived normalisation");
     const asOf = options.asOf ?? staged.latestDate;
     if (!asOf) throw new Error("no posting has a date: pass --as-of YYYY-MM-DD");
