@@ -187,3 +187,21 @@ Deno.test("market build: a feed over the dropped-records threshold fails and pub
     await Deno.remove(artifacts, { recursive: true });
   }
 });
+
+Deno.test("market build: a lone surrogate in a JSON string neither fails the build nor is lost", async () => {
+  const artifacts = await Deno.makeTempDir({ prefix: "test-market-" });
+  const feed = join(artifacts, "odd.ndjson");
+  try {
+    await buildFixture(artifacts);
+    await Deno.writeTextFile(
+      feed,
+      '{"@type":"JobPosting","title":"Data Engineer \\udfff","description":"Python \\ud800",' +
+        '"datePosted":"2026-05-01","jobLocation":{"address":{"addressCountry":"US"}}}\n',
+    );
+    const result = await buildMarket(artifacts, { postings: [feed] });
+    const rows = await query(result.dir, "SELECT title FROM market_jobs");
+    assert.deepEqual(rows, [{ title: "Data Engineer \ufffd" }]);
+  } finally {
+    await Deno.remove(artifacts, { recursive: true });
+  }
+});

@@ -138,8 +138,17 @@ export async function discoverFeeds(
   return { files, skipped };
 }
 
+/**
+ * A field's text, trimmed; null when empty. A JSON escape can carry a lone UTF-16 surrogate
+ * ("\udfff"), which no UTF-8 store accepts: it becomes U+FFFD, so one odd record neither fails
+ * the build nor is lost. (CSV text is decoded from UTF-8, where invalid bytes already become
+ * U+FFFD.)
+ */
 function text(value: unknown): string | null {
-  if (typeof value === "string") return value.trim() === "" ? null : value.trim();
+  if (typeof value === "string") {
+    const trimmed = value.trim();
+    return trimmed === "" ? null : trimmed.toWellFormed();
+  }
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return null;
 }

@@ -715,3 +715,18 @@ Deno.test("applyMap: Hacker News 2026 reads role, employer and location from the
     datePosted: { value: "2026-01-02T18:12:25Z", format: "auto" },
   }, "hn 2026");
 });
+
+Deno.test("lone UTF-16 surrogates from JSON escapes become U+FFFD, never ill-formed text", () => {
+  const record = JSON.parse(
+    '{"title":"Data Engineer \\udfff","description":"Python \\ud800 and SQL",' +
+      '"hiringOrganization":{"name":"Acme\\udc00"},"skills":["R\\ud83d"]}',
+  );
+  const posting = fromJobPosting(record, "feed", "feed.ndjson", 1);
+  assert.equal(posting.title, "Data Engineer \ufffd");
+  assert.equal(posting.description, "Python \ufffd and SQL");
+  assert.equal(posting.employer, "Acme\ufffd");
+  assert.deepEqual(posting.skills, ["R\ufffd"]);
+  for (const value of [posting.title, posting.description, posting.employer]) {
+    assert.ok(value!.isWellFormed());
+  }
+});
