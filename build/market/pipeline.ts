@@ -42,6 +42,7 @@ import {
 import { DROPPING, type RecordIssue } from "./normalize.ts";
 import { loadTaxonomy } from "../../serve/occupation/artifact.ts";
 import { assess } from "../../serve/occupation/engine/confidence.ts";
+import { retrievalPolicy } from "../../serve/occupation/engine/calibrate.ts";
 import { NORMALIZER_VERSION } from "../../serve/text/normalize.ts";
 import { attributionText } from "../pipeline.ts";
 
@@ -253,9 +254,7 @@ export async function buildMarket(
     const data = await loadTaxonomy(taxonomy.connection, taxonomy.manifest);
     const channel = data.engine.hasVectors ? "hybrid" : "lexical";
     const calibration = data.calibrations.get(channel) ?? data.calibrations.get("lexical")!;
-    policy = channel === "hybrid"
-      ? `svc-onet-hybrid-shortlist-${data.release}-v1`
-      : `svc-onet-candidate-retrieval-${data.release}-v1`;
+    policy = retrievalPolicy(channel, data.release);
     const cache = new Map<string, [string, number] | null>();
     classify = (title) => {
       const hit = cache.get(title);

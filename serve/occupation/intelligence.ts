@@ -13,7 +13,7 @@ import type { TaxonomyData } from "./artifact.ts";
 import { indexTerms } from "../text/normalize.ts";
 import type { Ranking } from "./engine/index.ts";
 import { assess, type Assessment, percent } from "./engine/confidence.ts";
-import type { Channel } from "./engine/calibrate.ts";
+import { type Channel, retrievalPolicy } from "./engine/calibrate.ts";
 import {
   AnalysisResponse,
   CandidatesRequest,
@@ -68,9 +68,7 @@ function engineOf(
   const calibration = data.calibrations.get(channel) ?? data.calibrations.get("lexical")!;
   return {
     channel,
-    policy: channel === "hybrid"
-      ? `svc-onet-hybrid-shortlist-${data.release}-v1`
-      : `svc-onet-candidate-retrieval-${data.release}-v1`,
+    policy: retrievalPolicy(channel, data.release),
     rank(title: string, description: string | undefined): Ranking {
       // Long descriptions are not cached: they rarely repeat and would make the cache's memory
       // depend on what clients send (10,000 entries of 20,000 characters).

@@ -25,6 +25,13 @@ import { normalizeTitle } from "../../text/normalize.ts";
 /** The two retrieval paths a server can run; each has its own calibration. */
 export type Channel = "hybrid" | "lexical";
 
+/** The candidate retrieval policy string of a channel and release (spec 2.5). */
+export function retrievalPolicy(channel: Channel, release: string): string {
+  return channel === "hybrid"
+    ? `svc-onet-hybrid-shortlist-${release}-v1`
+    : `svc-onet-candidate-retrieval-${release}-v1`;
+}
+
 /** One scored example. */
 export interface ScoredExample {
   example: DevExample;
