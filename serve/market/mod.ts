@@ -5,7 +5,7 @@
  * directional signals (spec rule 1.5), never universal totals. Runtime key required.
  */
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type AppEnv, createRouter, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
@@ -53,6 +53,23 @@ function withMarket<R>(artifacts: ArtifactRegistry, fn: (data: MarketData) => R)
 }
 
 const EMPTY: ScopeTotal = { jobs: 0, remote_jobs: 0, hybrid_jobs: 0, postings: 0 };
+
+/** Serialised answers per version: the same query on the same version is the same bytes. */
+const answers = new WeakMap<MarketData, Map<string, string>>();
+const MAX_ANSWERS = 5_000;
+
+/** Answers from the version's cache of serialised bodies, building the body on a miss. */
+function answer(c: Context<AppEnv>, data: MarketData, key: string, build: () => unknown) {
+  let cache = answers.get(data);
+  if (!cache) answers.set(data, cache = new Map());
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(build());
+    if (cache.size >= MAX_ANSWERS) cache.clear(); // bounded: at most MAX_ANSWERS bodies
+    cache.set(key, text);
+  }
+  return c.body(text, 200, { "content-type": "application/json" }) as never;
+}
 
 function basis(data: MarketData, scope: "active" | "historical", country: string) {
   const total = data.totals.get(`${scope}|${country}`) ?? EMPTY;
@@ -147,14 +164,17 @@ export function marketRoutes(artifacts: ArtifactRegistry, runtime: MiddlewareHan
         }
         country = match.code;
       }
-      return withMarket(artifacts, (data) =>
-        c.json({
-          scope: query.scope,
-          country: country === "" ? null : country,
-          terms: (data.terms.get(`${query.scope}|${country}|${query.type}`) ?? [])
-            .slice(0, query.limit),
-          ...basis(data, query.scope, country),
-        }, 200));
+      return withMarket(
+        artifacts,
+        (data) =>
+          answer(c, data, `top|${query.type}|${query.scope}|${country}|${query.limit}`, () => ({
+            scope: query.scope,
+            country: country === "" ? null : country,
+            terms: (data.terms.get(`${query.scope}|${country}|${query.type}`) ?? [])
+              .slice(0, query.limit),
+            ...basis(data, query.scope, country),
+          })),
+      );
     },
   );
 
@@ -196,20 +216,19 @@ export function marketRoutes(artifacts: ArtifactRegistry, runtime: MiddlewareHan
       }),
       (c) => {
         const { limit } = c.req.valid("query");
-        return withMarket(artifacts, (data) => {
-          // Computed keys lose the per-route schema type; the route's schema still validates
-          // the shape in the OpenAPI document and the tests check it.
-          const body = {
-            [kind.list]: (data.trending.get(kind.type) ?? []).slice(0, limit).map((t) => ({
-              [kind.name]: t.term_name,
-              current_count: t.current_count,
-              previous_count: t.previous_count,
-              growth_rate: t.growth_rate,
+        return withMarket(
+          artifacts,
+          (data) =>
+            answer(c, data, `${kind.type}-trending|${limit}`, () => ({
+              [kind.list]: (data.trending.get(kind.type) ?? []).slice(0, limit).map((t) => ({
+                [kind.name]: t.term_name,
+                current_count: t.current_count,
+                previous_count: t.previous_count,
+                growth_rate: t.growth_rate,
+              })),
+              ...trendingBasis(data),
             })),
-            ...trendingBasis(data),
-          };
-          return c.json(body as never, 200);
-        });
+        );
       },
     );
   }
@@ -231,7 +250,7 @@ export function marketRoutes(artifacts: ArtifactRegistry, runtime: MiddlewareHan
       withMarket(artifacts, (data) => {
         const top = (type: "skill" | "technology") =>
           (data.terms.get(`active||${type}`) ?? []).slice(0, OVERVIEW_TOP);
-        return c.json({
+        return answer(c, data, "overview", () => ({
           scope: "active" as const,
           top_skills: top("skill").map((t) => ({
             skill_name: t.term_name,
@@ -245,7 +264,7 @@ export function marketRoutes(artifacts: ArtifactRegistry, runtime: MiddlewareHan
           })),
           remote_rate: remoteRows(data),
           ...basis(data, "active", ""),
-        }, 200);
+        }));
       }),
   );
 
@@ -266,11 +285,11 @@ export function marketRoutes(artifacts: ArtifactRegistry, runtime: MiddlewareHan
     }),
     (c) =>
       withMarket(artifacts, (data) =>
-        c.json({
+        answer(c, data, "remote-rate", () => ({
           scope: "active" as const,
           remote_rate: remoteRows(data),
           ...basis(data, "active", ""),
-        }, 200)),
+        }))),
   );
   return router;
 }
