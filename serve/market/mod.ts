@@ -56,7 +56,7 @@ const EMPTY: ScopeTotal = { jobs: 0, remote_jobs: 0, hybrid_jobs: 0, postings: 0
 
 /** Serialised answers per version: the same query on the same version is the same bytes. */
 const answers = new WeakMap<MarketData, Map<string, string>>();
-const MAX_ANSWERS = 5_000;
+const MAX_ANSWERS = 1_000; // a body is at most about 10 KB (100 terms): 10 MB per version
 
 /** Answers from the version's cache of serialised bodies, building the body on a miss. */
 function answer(c: Context<AppEnv>, data: MarketData, key: string, build: () => unknown) {
