@@ -47,7 +47,7 @@ interface Phrase {
 }
 
 /** Version of the extraction rules; recorded in the market manifest. */
-export const EXTRACTOR_VERSION = "2";
+export const EXTRACTOR_VERSION = "3";
 
 const TOKEN = /\.?[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*[+#]*/gu;
 
@@ -318,7 +318,34 @@ export function extractMentions(
 ): Mention[] {
   const out: Mention[] = [];
   matcher.match(title, "title", out);
-  matcher.match(description, "description", out);
+  const fromDescription: Mention[] = [];
+  matcher.match(description, "description", fromDescription);
+  for (const mention of fromDescription) {
+    if (mention.type !== "knowledge" || asksFor(description, mention)) out.push(mention);
+  }
   if (skills.length > 0) matcher.match(skills.join("\n"), "skills", out);
   return out;
+}
+
+/** Words that make a sentence a requirement or a description of the work. */
+const REQUIREMENT =
+  /\b(?:knowledge|know|experience[ds]?|background|degree|understand\w*|familiar\w*|expert\w*|proficien\w*|skills?|skilled|train\w*|certif\w*|qualif\w*|requir\w*|must|prefer\w*|ability|able|fluen\w*|bachelor\w*|master\w*|phd|cours\w*|stud\w*|apply|applying|use|using|work with|you will|you'll|responsib\w*|duties|role)\b/i;
+
+/**
+ * Whether the sentence around a knowledge mention asks for it or describes the work with it.
+ * A domain named only as the employer's line of business ("we are a leading semiconductor
+ * company") is no evidence that the job requires that knowledge.
+ */
+function asksFor(text: string, mention: Mention): boolean {
+  // The sentence: back to the previous ". ", "!", "?" or line break, and on to the next one.
+  let start = mention.start;
+  while (start > 0 && !/[\n!?]/.test(text[start - 1]) && text.slice(start - 2, start) !== ". ") {
+    start--;
+  }
+  let end = mention.end;
+  while (
+    end < text.length && !/[\n!?]/.test(text[end]) &&
+    !(text[end] === "." && /\s/.test(text[end + 1] ?? " "))
+  ) end++;
+  return REQUIREMENT.test(text.slice(start, end));
 }

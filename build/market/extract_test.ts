@@ -293,3 +293,21 @@ Deno.test("extraction is deterministic: same input, identical output", () => {
     extractMentions(matcher, title, description, []),
   );
 });
+
+Deno.test("a knowledge domain counts only in a sentence that asks for it or describes the work", () => {
+  const knowledge = (description: string) => of(extract("", description), "knowledge");
+  // The employer's line of business is no requirement.
+  assert.deepEqual(knowledge("We are a computer science education company. We love pizza."), []);
+  // A requirement or the work itself is.
+  assert.deepEqual(knowledge("Degree in computer science required."), [
+    ["Computers and Electronics", "computer science"],
+  ]);
+  assert.deepEqual(knowledge("We are a startup.\nYou will apply computer science daily."), [
+    ["Computers and Electronics", "computer science"],
+  ]);
+  // The sentence ends at ". ", so a requirement in the next sentence does not count.
+  assert.deepEqual(
+    knowledge("We build computer science tools. Experience with Go is required."),
+    [],
+  );
+});
