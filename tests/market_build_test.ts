@@ -33,6 +33,11 @@ Deno.test("market build: sample feed end to end", async (t) => {
       assert.equal(details.as_of_source, "latest_date_posted");
       const feed = result.manifest.inputs.find((i) => i.file === "sample-feed.ndjson");
       assert.match(feed?.sha256 ?? "", /^[0-9a-f]{64}$/);
+      const dictionary = result.manifest.inputs.filter((i) =>
+        i.file.startsWith("build/market/dictionary/")
+      );
+      assert.equal(dictionary.length, 2);
+      for (const input of dictionary) assert.match(input.sha256 ?? "", /^[0-9a-f]{64}$/);
       assert.match(details.taxonomy.version, /^29\.3-/);
       assert.match(details.occupation_policy, /^svc-onet-/);
     });

@@ -479,12 +479,15 @@ export async function buildMarket(
       normalizer_version: NORMALIZER_VERSION,
       inputs: [
         ...inputs,
-        ...Object.entries(curated.files).map(([path, text]) => ({
-          file: `build/market/dictionary/${path.split("/").pop()}`,
-          required: true,
-          status: "present" as const,
-          bytes: new TextEncoder().encode(text).length,
-        })),
+        ...await Promise.all(
+          Object.entries(curated.files).map(async ([path, text]) => ({
+            file: `build/market/dictionary/${path.split("/").pop()}`,
+            required: true,
+            status: "present" as const,
+            bytes: new TextEncoder().encode(text).length,
+            sha256: await sha256Hex(text),
+          })),
+        ),
       ],
       tables,
       file: { name: `${MARKET}.duckdb`, bytes: fileInfo.size, sha256: await sha256File(dbPath) },
