@@ -72,6 +72,9 @@ Deno.test("market routes", async (t) => {
       assert.equal((gb.body.terms as unknown[]).length, 2);
       const named = await get("/api/v1/market/top?type=technology&country=United%20Kingdom");
       assert.equal(named.body.country, "GB");
+      const empty = await get("/api/v1/market/top?type=technology&country=");
+      assert.equal(empty.status, 200);
+      assert.equal(empty.body.country, null);
       const none = await get("/api/v1/market/top?type=skill&country=JP");
       assert.equal(none.status, 200);
       assert.deepEqual(none.body.terms, []);

@@ -151,7 +151,7 @@ export function marketRoutes(artifacts: ArtifactRegistry, runtime: MiddlewareHan
     (c) => {
       const query = c.req.valid("query");
       let country = "";
-      if (query.country !== undefined) {
+      if (query.country !== undefined && query.country !== "") {
         const match = normalizeCountry(query.country);
         if (!match || !["alpha2", "alpha3", "name", "alias"].includes(match.rule)) {
           throw new ApiError("validation_failed", "1 field(s) failed validation", {

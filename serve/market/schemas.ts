@@ -21,9 +21,9 @@ export const TopQuery = z.object({
       "not expired by validThrough. `historical`: every job up to the as-of date, undated ones " +
       "included.",
   }),
-  country: z.string().trim().min(2).max(60).optional().openapi({
+  country: z.string().trim().max(60).optional().openapi({
     description: "ISO 3166-1 alpha-2 code (or alpha-3, or an English country name); omitted " +
-      "means all countries.",
+      "or empty means all countries. A value that names no country is 422 `country_unknown`.",
     example: "US",
   }),
   limit: Limit,
