@@ -401,14 +401,17 @@ const REMOTE_WORDS = new RegExp(
     String.raw`global(?:ly)?|worldwide|home|option|welcome|considered|located|must|live)\b|100\s*%`,
   "gi",
 );
-const SMALL_WORDS = /\b(?:in|or|to|be|the|for|with)\b/g; // lower case only: "IN", "OR" are states
+// Lower case only: "IN", "OR" are states. "or" and "and" stay: they separate alternatives
+// ("Remote (US or Canada)").
+const SMALL_WORDS = /\b(?:in|to|be|the|for|with)\b/g;
 const TIME_ZONES = new RegExp(
   String.raw`\b(?:[ECMP][SD]?T|CES?T|GMT|UTC|BST|IST|EES?T|AES?T|AEDT|JST|SGT|HKT)\b` +
     String.raw`(?:\s*[+\-−]\s*\d{1,2}(?::?\d{2})?)?`,
   "g",
 );
 const MODE_WORDS = new RegExp(
-  String.raw`\b(?:on-?site|on site|in-office|office|offices|hybrid|based|located|locations?|` +
+  String
+    .raw`\b(?:on-?site|on site|in-?person|in-office|office|offices|hybrid|based|located|locations?|` +
     String.raw`relocation|hq|headquarters)\b`,
   "gi",
 );
