@@ -7,7 +7,7 @@ import type { Logger } from "./http/log.ts";
 import type { Database } from "./stores/postgres.ts";
 import type { ArtifactRegistry } from "./stores/artifacts.ts";
 import { ApiError, type ErrorCode, problemResponse } from "./http/errors.ts";
-import { accessLog, bodyLimit, requestId } from "./http/middleware.ts";
+import { accessLog, bodyLimit, requestId, wellFormedJson } from "./http/middleware.ts";
 import type { AppEnv } from "./http/router.ts";
 import { validationHook } from "./http/validation.ts";
 import { healthRoutes, runtimeHealthRoutes } from "./health/mod.ts";
@@ -90,6 +90,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
   });
   app.use("*", bodyLimit(deps.config.MAX_BODY_BYTES));
+  app.use("*", wellFormedJson());
   const methodsOf = methodIndex(app);
   const methodNotAllowed = (c: Context<AppEnv>, methods: string[]) =>
     problemResponse(

@@ -78,3 +78,57 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler {
     await next();
   };
 }
+
+const SURROGATE_ESCAPE = /\\u[dD][89abAB][0-9a-fA-F]{2}|\\u[dD][c-fC-F][0-9a-fA-F]{2}/;
+
+/** The location of the first string (or key) holding ill-formed Unicode, or null. */
+function illFormedAt(value: unknown, loc: (string | number)[]): (string | number)[] | null {
+  if (typeof value === "string") return value.isWellFormed() ? null : loc;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = illFormedAt(value[i], [...loc, i]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (!key.isWellFormed()) return loc; // the key itself: never echoed
+      const found = illFormedAt(item, [...loc, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses JSON bodies holding ill-formed Unicode: a lone UTF-16 surrogate written as a JSON
+ * escape ("\udfff") is valid JSON, but no UTF-8 store accepts it. It is a 422 naming the field
+ * (never echoing it) before any handler, database write or background work sees it. Bodies
+ * without a surrogate escape are not parsed here; the text read is cached for the route's own
+ * JSON parsing, so the body is read once.
+ */
+export function wellFormedJson(): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.raw.body && /json/i.test(c.req.header("content-type") ?? "")) {
+      const text = await c.req.text();
+      if (SURROGATE_ESCAPE.test(text)) {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          return await next(); // malformed JSON: the route's validator reports it
+        }
+        const loc = illFormedAt(value, ["body"]);
+        if (loc) {
+          throw new ApiError("validation_failed", "1 field(s) failed validation", {
+            errors: [{
+              loc,
+              msg: "must be well-formed Unicode text (no lone UTF-16 surrogate)",
+              type: "ill_formed_unicode",
+            }],
+          });
+        }
+      }
+    }
+    await next();
+  };
+}
