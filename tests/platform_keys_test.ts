@@ -315,6 +315,14 @@ Deno.test("feedback: create, list and read own; another account's is 404; bad in
       ["body.category", "body.message", "body.rating"],
     );
     assert.ok(!JSON.stringify(bad.body).includes("private remark"));
+
+    // The simplest client sends only a message; the category defaults to "other".
+    const plain = await call(t, "POST", "/api/v1/platform/feedback", {
+      bearer: ada.token,
+      body: { message: "Just a note" },
+    });
+    assert.equal(plain.status, 200);
+    assert.equal(plain.body.category, "other");
   }));
 
 Deno.test("openapi documents every platform route with its security scheme", () =>

@@ -227,7 +227,9 @@ export const UsageHistory = z.object({
 }).openapi("UsageHistory");
 
 export const FeedbackRequest = z.object({
-  category: z.enum(FEEDBACK_CATEGORIES),
+  category: z.enum(FEEDBACK_CATEGORIES).default("other").openapi({
+    description: "Defaults to `other`, so a message alone is enough.",
+  }),
   message: z.string().trim().min(1).max(5000)
     .regex(TEXT_WITH_NEWLINES, "Must not contain control characters other than tab and newlines"),
   rating: z.number().int().min(1).max(5).optional(),
