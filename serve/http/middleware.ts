@@ -102,21 +102,22 @@ function illFormedAt(value: unknown, loc: (string | number)[]): (string | number
 /**
  * Refuses JSON bodies holding ill-formed Unicode: a lone UTF-16 surrogate written as a JSON
  * escape ("\udfff") is valid JSON, but no UTF-8 store accepts it. It is a 422 naming the field
- * (never echoing it) before any handler, database write or background work sees it. Bodies
- * without a surrogate escape are not parsed here; the text read is cached for the route's own
- * JSON parsing, so the body is read once.
+ * (never echoing it) before any handler, database write or background work sees it. The body
+ * is read and parsed once here; the route's validator takes the parsed value from the cache.
  */
 export function wellFormedJson(): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.raw.body && /json/i.test(c.req.header("content-type") ?? "")) {
       const text = await c.req.text();
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return await next(); // malformed JSON: the route's validator reports it
+      }
+      // The route's validator reads this parse instead of parsing the text again.
+      c.req.bodyCache.json = Promise.resolve(value);
       if (SURROGATE_ESCAPE.test(text)) {
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          return await next(); // malformed JSON: the route's validator reports it
-        }
         const loc = illFormedAt(value, ["body"]);
         if (loc) {
           throw new ApiError("validation_failed", "1 field(s) failed validation", {
