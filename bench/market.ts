@@ -23,7 +23,7 @@
  */
 import { join, resolve } from "node:path";
 import { writeSyntheticFeed } from "../build/market/synthetic.ts";
-import { readPointer } from "../build/publish.ts";
+import { exists, readPointer } from "../build/publish.ts";
 import { createScratchDatabase } from "../serve/stores/postgres.ts";
 import { fetchLoad, freePort, hasWrk, type LoadResult, memoryOf, wrkLoad } from "./load.ts";
 import { callJson, mb, ms, raiseLimits, type Send, signUp, tokenFromOutbox } from "./platform.ts";
@@ -197,16 +197,6 @@ interface BuildRun {
 
 const STEP_START = /^\[\s*(\d+)\/(\d+)\] (.*) … $/;
 const STEP_DONE = /^\[\s*(\d+\/\d+)\] (.*?) … (.*) \(([\d.]+) s\)$/;
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
 
 /**
  * Runs `deno run -A build/main.ts <args>` (under `/usr/bin/time -v` when installed), echoes its

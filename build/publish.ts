@@ -45,7 +45,8 @@ export async function readHistory(artifactDir: string): Promise<string[]> {
   return out;
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether a path exists (any other error than "not found" is thrown). */
+export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;

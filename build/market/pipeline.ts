@@ -16,7 +16,7 @@ import {
 import { sha256File, sha256Hex } from "../hash.ts";
 import { publishVersion, readPointer } from "../publish.ts";
 import { type Progress, silentProgress } from "../progress.ts";
-import { CheckError, generatedChecks, parseChecks } from "../steps/sql.ts";
+import { checkTable, parseChecks } from "../steps/sql.ts";
 import type { TableSpec } from "../steps/tables.ts";
 import {
   type ColumnMap,
@@ -417,20 +417,7 @@ export async function buildMarket(
 
       progress.step(++n, total, "check tables");
       let checks = 0;
-      for (const table of MARKET_TABLES) {
-        let custom: { name: string; sql: string }[] = [];
-        try {
-          custom = parseChecks(await Deno.readTextFile(join(SQL_DIR, `${table.name}.checks.sql`)));
-        } catch (error) {
-          if (!(error instanceof Deno.errors.NotFound)) throw error;
-        }
-        for (const check of [...custom, ...generatedChecks(table)]) {
-          const rows = (await connection.runAndReadAll(`SELECT * FROM (\n${check.sql}\n) LIMIT 5`))
-            .getRowObjectsJS();
-          if (rows.length > 0) throw new CheckError(table.name, check.name, rows);
-          checks++;
-        }
-      }
+      for (const table of MARKET_TABLES) checks += await checkTable(connection, table, SQL_DIR);
       progress.done(`${checks} checks passed`);
 
       progress.step(++n, total, "hash table contents");

@@ -1,6 +1,7 @@
 /** Runs the build SQL of a served table and its checks; reads sql/build/. */
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { TableSpec } from "./tables.ts";
 import { LineHasher } from "../hash.ts";
 
@@ -18,9 +19,9 @@ export class CheckError extends Error {
   }
 }
 
-async function readSql(file: string): Promise<string | null> {
+async function readSql(file: string, dir = SQL_DIR): Promise<string | null> {
   try {
-    return await Deno.readTextFile(SQL_DIR + file);
+    return await Deno.readTextFile(join(dir, file));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;
@@ -58,7 +59,7 @@ export function parseChecks(text: string): { name: string; sql: string }[] {
 }
 
 /** The generated checks of a table: key uniqueness and required columns. */
-export function generatedChecks(table: TableSpec): { name: string; sql: string }[] {
+function generatedChecks(table: TableSpec): { name: string; sql: string }[] {
   const key = table.key.join(", ");
   const checks = [{
     name: `key (${key}) is unique`,
@@ -74,8 +75,12 @@ export function generatedChecks(table: TableSpec): { name: string; sql: string }
 }
 
 /** Runs every check of a table; throws CheckError on the first one that returns rows. */
-export async function checkTable(connection: DuckDBConnection, table: TableSpec): Promise<number> {
-  const custom = await readSql(`${table.name}.checks.sql`);
+export async function checkTable(
+  connection: DuckDBConnection,
+  table: TableSpec,
+  sqlDir = SQL_DIR,
+): Promise<number> {
+  const custom = await readSql(`${table.name}.checks.sql`, sqlDir);
   // Custom checks first: they name the input rule (e.g. a duplicated Job Zones row) that a
   // generated key check would otherwise report only by its effect on the built table.
   const checks = [...(custom ? parseChecks(custom) : []), ...generatedChecks(table)];
