@@ -24,10 +24,17 @@
 import { join, resolve } from "node:path";
 import { writeSyntheticFeed } from "../build/market/synthetic.ts";
 import { exists, readPointer } from "../build/publish.ts";
-import { createScratchDatabase } from "../serve/stores/postgres.ts";
-import { fetchLoad, freePort, hasWrk, type LoadResult, memoryOf, wrkLoad } from "./load.ts";
-import { callJson, mb, ms, raiseLimits, type Send, signUp, tokenFromOutbox } from "./platform.ts";
-import { startReady, stopClean } from "./serve.ts";
+import {
+  failedRoutes,
+  flagReader,
+  loadAverage,
+  type LoadFlags,
+  measureBesideHealth,
+  parseLoadFlags,
+  printRoutesReport,
+  type RoutesRun,
+} from "./beside_health.ts";
+import { memoryOf } from "./load.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SCRATCH = join(ROOT, "data/bench-market");
@@ -39,10 +46,7 @@ const DEFAULT_ONET = join(ROOT, "../shared/data/onet/db_29_3_text");
 const TIME = "/usr/bin/time";
 const SAMPLE_MS = 150;
 const ROUTE_SIZE = 100_000;
-/** Rounds of warm-up over every route before the server is measured. */
-const WARMUP_ROUNDS = 2;
-const TARGETS = { buildCount: 1_000_000, buildSeconds: 300, buildMiB: 4096, routeShare: 0.8 };
-const HEALTH = "/api/v1/health";
+const TARGETS = { buildCount: 1_000_000, buildSeconds: 300, buildMiB: 4096 };
 const MARKET_ROUTES = [
   "/api/v1/market/top?type=technology",
   "/api/v1/market/top?type=skill&country=US&scope=historical",
@@ -53,41 +57,21 @@ const MARKET_ROUTES = [
 ];
 
 /** Settings of a run, from the command line. */
-export interface MarketBenchOptions {
+export interface MarketBenchOptions extends LoadFlags {
   sizes: number[];
   onet: string;
   seed: number;
-  seconds: number;
-  warmup: number;
-  connections: number;
-  allowWrk: boolean;
   routes: boolean;
 }
 
 /** Parses --quick, --onet PATH, --seed N, --seconds N, --connections N, --no-wrk, --no-routes. */
 export function parseArgs(args: string[]): MarketBenchOptions {
-  const value = (flag: string): string | undefined => {
-    const inline = args.find((a) => a.startsWith(`${flag}=`));
-    if (inline) return inline.slice(flag.length + 1);
-    const at = args.indexOf(flag);
-    return at >= 0 ? args[at + 1] : undefined;
-  };
-  const count = (flag: string, fallback: number, min = 1): number => {
-    const text = value(flag);
-    if (text === undefined) return fallback;
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${flag} needs a whole number >= ${min}`);
-    return n;
-  };
-  const quick = args.includes("--quick");
+  const { value, count } = flagReader(args);
   return {
-    sizes: quick ? [ROUTE_SIZE] : [ROUTE_SIZE, 1_000_000],
+    ...parseLoadFlags(args),
+    sizes: args.includes("--quick") ? [ROUTE_SIZE] : [ROUTE_SIZE, 1_000_000],
     onet: resolve(value("--onet") ?? DEFAULT_ONET),
     seed: count("--seed", 42, 0),
-    seconds: count("--seconds", quick ? 3 : 5),
-    warmup: quick ? 1 : 2,
-    connections: count("--connections", 32),
-    allowWrk: !args.includes("--no-wrk"),
     routes: !args.includes("--no-routes"),
   };
 }
@@ -292,12 +276,6 @@ async function runBuild(label: string, args: string[]): Promise<BuildRun> {
   return run;
 }
 
-/** The 1, 5 and 15 minute load averages: other work on the machine skews the timings. */
-async function loadAverage(): Promise<string> {
-  const text = await Deno.readTextFile("/proc/loadavg").catch(() => "n/a");
-  return text.split(" ").slice(0, 3).join(" ");
-}
-
 /** Kilobytes as whole MiB. */
 const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
 
@@ -372,118 +350,22 @@ async function buildMarketFeed(count: number, seed: number): Promise<MarketRow> 
 // ---------------------------------------------------------------------------------------
 // Routes
 
-/** One measured route. */
-interface RouteRow {
-  route: string;
-  result: LoadResult;
-  /** Mean req/s of the health runs just before and just after this route's run. */
-  healthRps: number;
-}
-
 /** Runs the route throughput part over the current (100k) market artifact. */
-async function routesPart(options: MarketBenchOptions, marketVersion: string) {
-  const useWrk = options.allowWrk && await hasWrk();
-  const load = useWrk ? wrkLoad : fetchLoad;
-  const scratch = Deno.env.get("DATABASE_URL")
-    ? await createScratchDatabase(Deno.env.get("DATABASE_URL")!, "bench_market")
-    : null;
-  const tmp = await Deno.makeTempDir({ prefix: "bench-market-serve-" });
-  const port = freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: scratch?.url ?? "",
-    DATA_DIR: join(tmp, "data"),
-    ARTIFACTS_DIR: ARTIFACTS,
-    BOOTSTRAP_ONET_DIR: "",
-    BOOTSTRAP_POSTINGS: "",
-    MAIL_OUTBOX_DIR: join(tmp, "outbox"),
-    LOG_LEVEL: "warn",
-    ARTIFACT_WATCH: "false",
-    MAIL_POLL_MS: "100",
-  };
-  console.log(
-    `\nroutes: serve/main.ts on ${base} over ${ARTIFACTS} (market ${marketVersion}), ` +
-      `database: ${scratch ? "a new database on the DATABASE_URL server" : "embedded PGlite"}`,
-  );
-  let server = await startReady(env, base);
-  try {
-    const email = `bench-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const send: Send = (path, init) => fetch(`${base}${path}`, init);
-    const { key } = await signUp(send, email, () => tokenFromOutbox(env.MAIL_OUTBOX_DIR, email));
-    console.log(`  signed up ${email} over HTTP (verification link read from the .eml outbox)`);
-    server = await raiseLimits(server, email, env);
-    console.log(`  load average: ${await loadAverage()}`);
-
-    for (const path of MARKET_ROUTES) {
-      const body = await callJson(send, "GET", path, undefined, key);
+function routesPart(options: MarketBenchOptions, marketVersion: string): Promise<RoutesRun> {
+  return measureBesideHealth({
+    name: "market",
+    about: `market ${marketVersion}`,
+    artifacts: ARTIFACTS,
+    routes: MARKET_ROUTES,
+    check: (path, body) => {
       if (body.artifact_version !== marketVersion) {
         throw new Error(`GET ${path}: artifact ${body.artifact_version}, not ${marketVersion}`);
       }
       const lists = Object.entries(body).filter(([, v]) => Array.isArray(v))
         .map(([k, v]) => `${(v as unknown[]).length} ${k}`);
-      console.log(
-        `  check GET ${path} -> 200, ${lists.join(", ")}, jobs_in_scope ${body.jobs_in_scope}`,
-      );
-    }
-    const status = await callJson(send, "GET", HEALTH, undefined, key);
-    const loaded = (status.artifacts ?? []).map((a: { name: string; version: string }) =>
-      `${a.name} ${a.version}`
-    );
-    console.log(`  check GET ${HEALTH} -> 200, ${status.status}, ${loaded.join(", ")}`);
-    const ready = memoryOf(server.child.pid);
-    console.log(`  server RSS after start and checks: ${mb(ready.rss)}`);
-
-    const headers = { authorization: `Bearer ${key}` };
-    const run = (path: string, seconds: number) =>
-      load(`${base}${path}`, { connections: options.connections, seconds, headers });
-    // The server (and an in-process generator) speeds up for tens of seconds after start as
-    // the JIT settles: warm every route up first, in rounds.
-    const t0 = performance.now();
-    for (let round = 0; round < WARMUP_ROUNDS; round++) {
-      for (const path of [HEALTH, ...MARKET_ROUTES]) await run(path, options.warmup);
-    }
-    console.log(
-      `  warm-up: ${WARMUP_ROUNDS} rounds of ${options.warmup} s on every route ` +
-        `(${((performance.now() - t0) / 1000).toFixed(0)} s)`,
-    );
-    // Health before and after each market route, so each is compared with its neighbours
-    // rather than with one health figure from a different moment.
-    const health: LoadResult[] = [];
-    const rows: RouteRow[] = [];
-    const measure = async (path: string) => {
-      const result = await run(path, options.seconds);
-      console.log(
-        `    GET ${path}: ${Math.round(result.rps)} req/s, p99 ${ms(result.p99, 2)} ms` +
-          (result.failures ? `, ${result.failures} non-2xx/errors` : ""),
-      );
-      return result;
-    };
-    health.push(await measure(HEALTH));
-    for (const path of MARKET_ROUTES) {
-      const result = await measure(path);
-      health.push(await measure(HEALTH));
-      const [before, after] = health.slice(-2);
-      const healthRps = (before.rps + after.rps) / 2;
-      rows.push({ route: `GET ${path}`, result, healthRps });
-      console.log(
-        `      -> ${Math.round((100 * result.rps) / healthRps)}% of health (mean of the runs ` +
-          `before and after: ${Math.round(healthRps)} req/s)`,
-      );
-    }
-    const memory = memoryOf(server.child.pid);
-    await stopClean(server);
-    const why = useWrk ? "" : options.allowWrk ? " (wrk is not on PATH)" : " (--no-wrk)";
-    return { rows, health, tool: rows[0].result.tool + why, useWrk, memory };
-  } finally {
-    try {
-      server.child.kill("SIGKILL");
-    } catch { /* already stopped */ }
-    await server.done;
-    await Deno.remove(tmp, { recursive: true });
-    await scratch?.drop();
-  }
+      return `${lists.join(", ")}, jobs_in_scope ${body.jobs_in_scope}`;
+    },
+  }, options);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -520,52 +402,6 @@ function printBuildSummary(rows: MarketRow[]): void {
   }
 }
 
-function printRouteSummary(rows: RouteRow[], health: LoadResult[]): void {
-  const width = Math.max(...rows.map((r) => r.route.length), HEALTH.length + 14) + 2;
-  const header = ["req/s", "p50 ms", "p99 ms", "requests", "non-2xx", "health", "% health"];
-  console.log(
-    `    ${"route".padEnd(width)}${header.map((h) => h.padStart(12)).join("")}    target`,
-  );
-  const line = (route: string, cells: string[], verdict: string) =>
-    console.log(
-      `    ${route.padEnd(width)}${cells.map((c) => c.padStart(12)).join("")}    ${verdict}`,
-    );
-  const range = (values: number[], digits: number) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const f = (v: number) => v.toFixed(digits);
-    return `${f(sorted[0])}-${f(sorted[sorted.length - 1])}`;
-  };
-  line(`GET ${HEALTH} (${health.length} runs)`, [
-    range(health.map((h) => h.rps), 0),
-    range(health.map((h) => h.p50), 2),
-    range(health.map((h) => h.p99), 2),
-    String(health.reduce((sum, h) => sum + h.requests, 0)),
-    String(health.reduce((sum, h) => sum + h.failures, 0)),
-    "",
-    "",
-  ], "");
-  let missed = 0;
-  for (const { route, result: r, healthRps } of rows) {
-    const share = r.rps / healthRps;
-    const ok = share >= TARGETS.routeShare;
-    if (!ok) missed++;
-    line(route, [
-      String(Math.round(r.rps)),
-      ms(r.p50, 2),
-      ms(r.p99, 2),
-      String(r.requests),
-      String(r.failures),
-      String(Math.round(healthRps)),
-      `${Math.round(share * 100)}%`,
-    ], ok ? "met" : "NOT met");
-  }
-  console.log(
-    `  health: req/s of the health runs just before and after the route (mean); target: ` +
-      `every market route >= ${TARGETS.routeShare * 100}% of it -> ` +
-      (missed ? `NOT met on ${missed} of ${rows.length} routes` : "met"),
-  );
-}
-
 /** Builds the taxonomy if needed, the market feeds, measures the routes, and reports. */
 export async function main(args: string[]): Promise<number> {
   const options = parseArgs(args);
@@ -577,7 +413,7 @@ export async function main(args: string[]): Promise<number> {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
   const taxonomy = await ensureTaxonomy(options.onet);
   const builds: MarketRow[] = [];
-  let routes: Awaited<ReturnType<typeof routesPart>> | null = null;
+  let routes: RoutesRun | null = null;
   for (const count of options.sizes) {
     const row = await buildMarketFeed(count, options.seed);
     builds.push(row);
@@ -601,31 +437,16 @@ export async function main(args: string[]): Promise<number> {
   }
   console.log("  market builds (child process wall time; peak RSS of its process tree):");
   printBuildSummary(builds);
-  if (routes) {
-    console.log(
-      `  routes over the ${ROUTE_SIZE} artifact, ${options.connections} connections, ` +
-        `${options.seconds} s per route after ${WARMUP_ROUNDS} warm-up rounds of ${options.warmup} s ` +
-        `on every route; load: ${routes.tool}`,
-    );
-    if (!routes.useWrk) console.log("  (the generator runs in this process and shares the CPUs)");
-    printRouteSummary(routes.rows, routes.health);
-    console.log(
-      `  server memory: RSS ${mb(routes.memory.rss)} at the end, peak (VmHWM) ` +
-        `${mb(routes.memory.peak)}`,
-    );
-  }
+  if (routes) printRoutesReport(routes, options, `over the ${ROUTE_SIZE} artifact`, "market");
   const failedBuilds = builds.filter((b) => !b.run.ok);
   for (const b of failedBuilds) {
     console.log(`\n  ${b.run.label} failed (exit ${b.run.code}); its last lines:`);
     for (const line of b.run.tail.slice(-15)) console.log(`    ${line}`);
   }
-  const failedRoutes = [
-    ...routes?.rows.filter((r) => r.result.failures > 0).map((r) => r.route) ?? [],
-    ...routes?.health.some((h) => h.failures > 0) ? [`GET ${HEALTH}`] : [],
-  ];
-  if (failedRoutes.length) console.log(`  non-2xx answers on ${failedRoutes.join(", ")}`);
+  const failed = failedRoutes(routes);
+  if (failed.length) console.log(`  non-2xx answers on ${failed.join(", ")}`);
   // A missed target is reported above, not a failure of the bench.
-  return failedBuilds.length || failedRoutes.length ? 1 : 0;
+  return failedBuilds.length || failed.length ? 1 : 0;
 }
 
 if (import.meta.main) {

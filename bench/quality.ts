@@ -15,7 +15,10 @@
  * Posting-style titles also come with a description made of three of the occupation's task
  * statements held out of the index ("posting + description"); the baselines see the title only.
  *
- * Usage: deno task bench:quality [--artifact <dir>] [--fold N] [--quick]
+ * Usage: deno task bench:quality [--artifact <dir | version | release>]... [--fold N] [--quick]
+ *
+ * Several --artifact (e.g. `--artifact 29.3 --artifact 30.1`) are scored one after the other in
+ * the same run, with the same split method and baselines, and summed up side by side.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -30,11 +33,13 @@ import { assess, BANDS } from "../serve/occupation/engine/confidence.ts";
 import { calibrationReport } from "../serve/occupation/engine/logistic.ts";
 import { type DevExample, splitFold } from "../serve/occupation/engine/devset.ts";
 import { bm25Ranker, type OccupationDoc, postgresFtsRanker } from "./baselines.ts";
+import { resolveSide } from "../build/diff_releases.ts";
+import { normalizeTitle } from "../serve/text/normalize.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    artifact: { type: "string" },
+    artifact: { type: "string", multiple: true },
     fold: { type: "string", default: "2" },
     quick: { type: "boolean", default: false },
   },
@@ -132,9 +137,28 @@ function subsets(answers: Answer[]): [string, Answer[]][] {
   ];
 }
 
-async function main() {
-  const artifactDir = values.artifact ??
-    join("artifacts/taxonomy", (await Deno.readTextFile("artifacts/taxonomy/current")).trim());
+/** The headline figures of one artifact, for the side-by-side summary. */
+interface Summary {
+  release: string;
+  dir: string;
+  occupations: number;
+  titles: number;
+  heldOut: number;
+  engine: Metrics;
+  bm25: Metrics;
+  pg: Metrics;
+  descriptionGain: number;
+  ece: number;
+  coverage70: number;
+  accuracy70: number;
+  /** Normalised titles of the release (every kind), to split another release's dev set. */
+  titleForms: Set<string>;
+  /** Engine answers to the held-out titles as O*NET writes them. */
+  onetAnswers: Answer[];
+}
+
+/** Scores one artifact, prints its full report and returns its headline figures. */
+async function evaluate(artifactDir: string, release: string): Promise<Summary> {
   const fold = Number(values.fold);
   const instance = await DuckDBInstance.create(join(artifactDir, "taxonomy.duckdb"), {
     access_mode: "READ_ONLY",
@@ -321,6 +345,88 @@ async function main() {
     `\nstored fit report (${channels[0]}): ${JSON.stringify(calibrationReportStored)}; ` +
       `scored ${hybridScored.length} here`,
   );
+  const confident = answers.filter((a) => a.confidence! >= BANDS.high);
+  return {
+    release,
+    dir: artifactDir,
+    occupations: source.occupations.length,
+    titles: source.titles.length,
+    heldOut: allExamples.filter((e) => e.variant === "onet").length,
+    engine,
+    bm25,
+    pg,
+    descriptionGain: withDescription.top1[0] - sameTitles.top1[0],
+    ece: report.ece,
+    coverage70: confident.length / (answers.length || 1),
+    accuracy70: confident.filter((a) => a.example.accept.includes(a.codes[0])).length /
+      (confident.length || 1),
+    titleForms: new Set(source.titles.map((t) => normalizeTitle(t.title))),
+    onetAnswers: results.get(channels[0])!.filter((a) => a.example.variant === "onet"),
+  };
+}
+
+/**
+ * Where two releases' dev sets differ: each release's held-out O*NET titles split by whether
+ * the other release has that title too, with the engine's top-1 on each part.
+ */
+function titleSplit(a: Summary, b: Summary): void {
+  console.log(`\n== held-out O*NET titles by whether the other release has them (engine top-1)`);
+  const part = (s: Summary, other: Summary, inOther: boolean) => {
+    const list = s.onetAnswers.filter((x) =>
+      other.titleForms.has(normalizeTitle(x.example.query)) === inOther
+    );
+    const right = list.filter((x) => x.codes.length > 0 && x.example.accept.includes(x.codes[0]));
+    return `${String(list.length).padStart(5)} titles, top-1 ${
+      pct(right.length / (list.length || 1))
+    }%`;
+  };
+  console.log(`${a.release} titles also in ${b.release}: ${part(a, b, true)}`);
+  console.log(`${a.release} titles gone in ${b.release}:  ${part(a, b, false)}`);
+  console.log(`${b.release} titles also in ${a.release}: ${part(b, a, true)}`);
+  console.log(`${b.release} titles new in ${b.release}:   ${part(b, a, false)}`);
+}
+
+/** One line per release of the headline figures (title-only queries for accuracy). */
+function sideBySide(summaries: Summary[]): void {
+  console.log(`\n== releases side by side (fold ${values.fold}, title-only queries)`);
+  const cells = [
+    ["release", (s: Summary) => s.release],
+    ["occupations", (s: Summary) => String(s.occupations)],
+    ["titles", (s: Summary) => String(s.titles)],
+    ["held-out titles", (s: Summary) => String(s.heldOut)],
+    ["engine top-1 O*NET-SOC", (s: Summary) => pct(s.engine.top1[0])],
+    ["engine top-5 O*NET-SOC", (s: Summary) => pct(s.engine.top5[0])],
+    ["engine top-1 SOC", (s: Summary) => pct(s.engine.top1[1])],
+    ["BM25 top-1 O*NET-SOC", (s: Summary) => pct(s.bm25.top1[0])],
+    ["BM25 top-1 SOC", (s: Summary) => pct(s.bm25.top1[1])],
+    ["Postgres top-1 O*NET-SOC", (s: Summary) => pct(s.pg.top1[0])],
+    ["description adds (top-1 points)", (s: Summary) => (100 * s.descriptionGain).toFixed(1)],
+    ["ECE of confidence", (s: Summary) => s.ece.toFixed(3)],
+    ["coverage at confidence >= 0.7", (s: Summary) => pct(s.coverage70)],
+    ["top-1 at confidence >= 0.7", (s: Summary) => pct(s.accuracy70)],
+  ] as const;
+  for (const [name, cell] of cells) {
+    console.log(`${name.padEnd(32)}${summaries.map((s) => cell(s).trim().padStart(10)).join("")}`);
+  }
+}
+
+async function main() {
+  const artifacts = Deno.env.get("ARTIFACTS_DIR") ?? "./artifacts";
+  const targets = values.artifact?.length ? values.artifact : [
+    join(
+      artifacts,
+      "taxonomy",
+      (await Deno.readTextFile(join(artifacts, "taxonomy/current"))).trim(),
+    ),
+  ];
+  const summaries: Summary[] = [];
+  for (const target of targets) {
+    const side = await resolveSide(target, artifacts);
+    if (summaries.length > 0) console.log(`\n${"=".repeat(100)}\n`);
+    summaries.push(await evaluate(side.dir, side.release));
+  }
+  if (summaries.length > 1) sideBySide(summaries);
+  for (let i = 1; i < summaries.length; i++) titleSplit(summaries[i - 1], summaries[i]);
 }
 
 await main();

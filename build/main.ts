@@ -10,15 +10,22 @@ import { resolveRelease } from "./input.ts";
 import { pruneVersions } from "./publish.ts";
 import { defaultEmbeddings } from "./steps/vectors.ts";
 import { buildMarket, MARKET } from "./market/pipeline.ts";
+import { buildEvidence, EVIDENCE } from "./evidence/pipeline.ts";
 
 const USAGE = `usage: deno task build --onet <folder | db_XX_Y_text.zip | https URL> [--prune N]
        deno task build --postings <file | folder> [--postings ...] [--as-of YYYY-MM-DD]
+       deno task build --soc <file | folder> [--oews <file | folder> ...] [--qwi <file | folder> ...]
        deno task build --prune N
 options:
   --onet <source>      O*NET text release to build the taxonomy artifact from
   --postings <path>    posting feed file or folder (NDJSON JobPosting, or CSV with a column map
                        from build/market/maps/); repeatable; builds the market artifact with the
                        current taxonomy artifact
+  --soc <path>         SOC 2018 definitions CSV (or a folder holding it); with --oews and --qwi
+                       builds the evidence artifact from the files the review registry
+                       (build/reviews/) approves; others are left out and listed in the manifest
+  --oews <path>        OEWS national and national-sector CSV files or folders (repeatable)
+  --qwi <path>         QWI county x sector CSV extracts and NAICS labels (repeatable)
   --as-of <date>       end of the market windows (default: the latest datePosted)
   --map <file>         column map for every CSV input (default: matched by header)
   --max-dropped-share <x>  fail when a feed file drops more than this share of its records
@@ -41,13 +48,16 @@ async function main(): Promise<number> {
       embeddings: { type: "string" },
       "no-embeddings": { type: "boolean" },
       postings: { type: "string", multiple: true },
+      soc: { type: "string", multiple: true },
+      oews: { type: "string", multiple: true },
+      qwi: { type: "string", multiple: true },
       "as-of": { type: "string" },
       map: { type: "string" },
       "max-dropped-share": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
-  if (values.help || (!values.onet && !values.prune && !values.postings)) {
+  if (values.help || (!values.onet && !values.prune && !values.postings && !values.soc)) {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
@@ -85,8 +95,19 @@ async function main(): Promise<number> {
     }, progress);
     progress.info(`published ${MARKET}/${result.version} -> ${result.dir}`);
   }
+  if (values.soc) {
+    const result = await buildEvidence(artifactsDir, {
+      soc: values.soc,
+      oews: values.oews ?? [],
+      qwi: values.qwi ?? [],
+    }, progress);
+    progress.info(`published ${EVIDENCE}/${result.version} -> ${result.dir}`);
+  } else if (values.oews || values.qwi) {
+    console.error("--oews and --qwi build the evidence artifact together with --soc");
+    return 2;
+  }
   if (keep !== null) {
-    for (const name of [TAXONOMY, MARKET]) {
+    for (const name of [TAXONOMY, MARKET, EVIDENCE]) {
       const removed = await pruneVersions(join(artifactsDir, name), keep);
       progress.info(
         removed.length ? `${name}: pruned ${removed.join(", ")}` : `${name}: nothing to prune`,

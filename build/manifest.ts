@@ -11,6 +11,16 @@ export interface ManifestInput {
   bytes?: number;
   sha256?: string;
   rows?: number;
+  /** O*NET files: the header style the file was read in (named, lean, or common to both). */
+  header_style?: "named" | "lean" | "common";
+}
+
+/** How an O*NET release folder was laid out: its file family and header style. */
+export interface ManifestOnetLayout {
+  /** The declared release family whose file set was read (29.x, 30.0-30.2, 30.3+). */
+  family: string;
+  /** named, lean, or mixed when the folder holds files in both (e.g. Excel-converted ones). */
+  header_style: "named" | "lean" | "mixed";
 }
 
 /** One served table of an artifact. */
@@ -28,6 +38,8 @@ export interface Manifest {
   artifact: string;
   version: string;
   release: { source: string; version: string; label: string | null };
+  /** Taxonomy artifacts: the O*NET file family and header style the release was read in. */
+  onet_layout?: ManifestOnetLayout;
   normalizer_version: string;
   /** Version of the ranking code the stored calibration was fitted with (absent before it). */
   ranker_version?: string;
@@ -38,6 +50,8 @@ export interface Manifest {
   attribution: string;
   /** Market artifacts: window, dedup rule, taxonomy used and record counts by issue. */
   market?: object;
+  /** Evidence artifacts: approved files, files left out and why, vintages, bounds. */
+  evidence?: object;
 }
 
 /** Parses and shape-checks a manifest; throws with the reason when it is not one. */

@@ -5,7 +5,7 @@
  */
 import { DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
-import { readOnetRelease } from "./sources/onet/read.ts";
+import { type OnetRelease, readOnetRelease } from "./sources/onet/read.ts";
 import { registerNormalizer, stageRelease } from "./steps/stage.ts";
 import { buildTable, checkTable, hashTable } from "./steps/sql.ts";
 import { buildCalibrationTable, buildVectorsTable } from "./steps/derived.ts";
@@ -55,6 +55,22 @@ async function embeddingsInput(path: string | null): Promise<ManifestInput> {
   };
 }
 
+/**
+ * The inputs a served table may name (tables.ts) that this release lacks: the files recorded
+ * absent, and each staging table whose every feeding file of the release's family is absent.
+ */
+function absentSources(release: OnetRelease): Set<string> {
+  const absent = new Set(release.inputs.filter((i) => i.status === "absent").map((i) => i.file));
+  const feeds = new Map<string, string[]>();
+  for (const spec of release.family.files) {
+    feeds.set(spec.table, [...(feeds.get(spec.table) ?? []), spec.file]);
+  }
+  for (const [table, files] of feeds) {
+    if (files.every((file) => absent.has(file))) absent.add(table);
+  }
+  return absent;
+}
+
 /** The CC BY 4.0 attribution O*NET requires, for the release that was read. */
 export function attributionText(release: string): string {
   return `This product includes information from the O*NET ${release} Database by the U.S. ` +
@@ -80,8 +96,8 @@ export async function buildTaxonomy(
   const present = release.inputs.filter((i) => i.status === "present").length;
   const absent = release.inputs.filter((i) => i.status === "absent").map((i) => i.file);
   progress.done(
-    `O*NET ${release.version}, ${present} files` +
-      (absent.length ? `, absent (optional): ${absent.join(", ")}` : ""),
+    `O*NET ${release.version} (files ${release.family.id}, ${release.headerStyle} headers), ` +
+      `${present} files` + (absent.length ? `, absent (optional): ${absent.join(", ")}` : ""),
   );
 
   const artifactDir = join(artifactsDir, TAXONOMY);
@@ -101,7 +117,7 @@ export async function buildTaxonomy(
       const staged = await stageRelease(connection, release);
       progress.done(`${[...staged.values()].reduce((a, b) => a + b, 0)} rows`);
 
-      const absentFiles = new Set(absent);
+      const absentInputs = absentSources(release);
       const params = {
         release: release.version,
         label: release.label,
@@ -122,7 +138,7 @@ export async function buildTaxonomy(
           content_hash: "",
           source_status: table.name === "term_vectors"
             ? (embeddings ? "present" : "absent")
-            : table.inputs.every((f) => absentFiles.has(f))
+            : table.inputs.every((f) => absentInputs.has(f))
             ? "absent"
             : "present",
         });
@@ -160,6 +176,7 @@ export async function buildTaxonomy(
       artifact: TAXONOMY,
       version,
       release: { source: "O*NET", version: release.version, label: release.label },
+      onet_layout: { family: release.family.id, header_style: release.headerStyle },
       normalizer_version: NORMALIZER_VERSION,
       ranker_version: RANKER_VERSION,
       inputs: [...release.inputs, await embeddingsInput(embeddings)],

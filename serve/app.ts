@@ -17,6 +17,7 @@ import { registerResetPage } from "./platform/reset_page.ts";
 import { occupationRoutes } from "./occupation/mod.ts";
 import { intelligenceRoutes } from "./occupation/intelligence.ts";
 import { marketRoutes } from "./market/mod.ts";
+import { workforceRoutes } from "./workforce/mod.ts";
 
 /** Everything the app needs; tests pass their own. */
 export interface AppDeps {
@@ -129,6 +130,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
   app.route("/", occupationRoutes(deps.artifacts, runtime));
   app.route("/", marketRoutes(deps.artifacts, runtime));
+  app.route(
+    "/",
+    workforceRoutes({
+      artifacts: deps.artifacts,
+      runtime,
+      db: deps.platform.db,
+      cursorKey: deps.platform.keys.cursorKey,
+      clock: deps.platform.clock,
+    }),
+  );
   registerDocs(app);
   registerResetPage(app);
 

@@ -26,8 +26,16 @@ export const ConfigSchema = z.object({
     .regex(/^\d+(kB|MB|GB)$/, "must be a size like 32MB")
     .default("32MB"),
   ARTIFACTS_DIR: z.string().min(1).default("./artifacts"),
-  BOOTSTRAP_ONET_DIR: z.string().default("./fixtures/onet-sample"),
+  // Release folders tried in order when no taxonomy exists yet: the first that exists is built
+  // (the shared O*NET 30.1 release where this repository sits beside ../shared/data, else the
+  // sample release in fixtures/).
+  BOOTSTRAP_ONET_DIR: z
+    .string()
+    .default("../shared/data/onet/db_30_1_text,./fixtures/onet-sample")
+    .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== "")),
   BOOTSTRAP_POSTINGS: z.string().default("./fixtures/market/sample-feed.ndjson"),
+  // Reviewed sample snapshots the first start builds the evidence artifact from ("" disables).
+  BOOTSTRAP_EVIDENCE: z.string().default("./fixtures/workforce"),
   ARTIFACT_WATCH: bool.default(true),
   OCCUPATION_SEMANTIC: bool.default(true),
   OCCUPATION_CACHE_SIZE: int(0, 1_000_000).default(10_000),

@@ -1,14 +1,21 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig } from "./config.ts";
 
-Deno.test("defaults: 127.0.0.1:8000, embedded database under ./data, sample bootstrap", () => {
+Deno.test("defaults: 127.0.0.1:8000, embedded database under ./data, 30.1 then sample bootstrap", () => {
   const config = loadConfig({});
   assert.equal(config.PORT, 8000);
   assert.equal(config.HOST, "127.0.0.1");
   assert.equal(config.DATABASE_URL, undefined);
   assert.equal(config.DATA_DIR, "./data");
   assert.equal(config.ARTIFACTS_DIR, "./artifacts");
-  assert.equal(config.BOOTSTRAP_ONET_DIR, "./fixtures/onet-sample");
+  assert.deepEqual(config.BOOTSTRAP_ONET_DIR, [
+    "../shared/data/onet/db_30_1_text",
+    "./fixtures/onet-sample",
+  ]);
+  assert.deepEqual(loadConfig({ BOOTSTRAP_ONET_DIR: " ./a , ./b" }).BOOTSTRAP_ONET_DIR, [
+    "./a",
+    "./b",
+  ]);
   assert.equal(config.ARTIFACT_WATCH, true);
   assert.equal(config.MAX_BODY_BYTES, 1048576);
   assert.equal(config.PGLITE_SHARED_BUFFERS, "32MB");

@@ -11,6 +11,8 @@ import { recordActivation } from "./stores/activations.ts";
 import { createApp } from "./app.ts";
 import { marketSpec } from "./market/artifact.ts";
 import { bootstrapMarket } from "./market/bootstrap.ts";
+import { evidenceSpec } from "./workforce/artifact.ts";
+import { bootstrapEvidence } from "./workforce/bootstrap.ts";
 import { closePlatform, createPlatform, publicBaseUrl } from "./platform/mod.ts";
 import { fileTransport, smtpTransport } from "./email/mailer.ts";
 import { OutboxSender } from "./email/outbox.ts";
@@ -44,9 +46,10 @@ logger.info("database ready", { mode: database.kind, migrations_applied: applied
 
 await bootstrapTaxonomy(config.ARTIFACTS_DIR, config.BOOTSTRAP_ONET_DIR, logger);
 await bootstrapMarket(config.ARTIFACTS_DIR, config.BOOTSTRAP_POSTINGS, logger);
+await bootstrapEvidence(config.ARTIFACTS_DIR, config.BOOTSTRAP_EVIDENCE, logger);
 const artifacts = new ArtifactRegistry(
   config.ARTIFACTS_DIR,
-  [taxonomySpec, marketSpec],
+  [taxonomySpec, marketSpec, evidenceSpec],
   logger,
   (artifact) =>
     recordActivation(database.db, {

@@ -47,10 +47,10 @@ Deno.test("serve: first run builds the sample artifact, serves, swaps, refuses a
   const server = startServer(env);
   try {
     await waitFor(() => server.lines.some((l) => l.msg === "listening"), 60_000);
-    const messages = server.lines.map((l) => l.msg);
-    assert.ok(
-      messages.includes("no taxonomy artifact found; building one from the sample release"),
+    const building = server.lines.find((l) =>
+      l.msg === "no taxonomy artifact found; building one from the first release folder found"
     );
+    assert.equal(building?.source, FIXTURE_ONET);
     const url = String(server.lines.find((l) => l.msg === "listening")!.url);
 
     const ready = await fetch(`${url}/health/ready`);

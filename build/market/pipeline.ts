@@ -16,7 +16,7 @@ import {
 import { sha256File, sha256Hex } from "../hash.ts";
 import { publishVersion, readPointer } from "../publish.ts";
 import { type Progress, silentProgress } from "../progress.ts";
-import { checkTable, parseChecks } from "../steps/sql.ts";
+import { buildCheckedTables } from "../steps/sql.ts";
 import type { TableSpec } from "../steps/tables.ts";
 import {
   type ColumnMap,
@@ -162,26 +162,6 @@ async function openTaxonomy(artifactsDir: string, pinned?: string) {
     threads: "1",
   });
   return { manifest, instance, connection: await instance.connect() };
-}
-
-async function runStatements(connection: { run(sql: string): Promise<unknown> }, sql: string) {
-  for (const statement of parseChecks(sql)) await connection.run(statement.sql);
-}
-
-async function hashTable(
-  connection: { runAndReadAll(sql: string): Promise<{ getRows(): unknown[][] }> },
-  table: TableSpec,
-): Promise<string> {
-  // Ordered row hashes in chunks of 100,000 rows, then one sha256 over them: the same digest on
-  // every run without holding a million rows in JavaScript.
-  const key = table.key.join(", ");
-  const reader = await connection.runAndReadAll(
-    `SELECT chunk, md5(string_agg(line, chr(10) ORDER BY n)) FROM (
-       SELECT (n - 1) // 100000 AS chunk, n, line FROM (
-         SELECT row_number() OVER (ORDER BY ${key}) AS n, to_json(t)::VARCHAR AS line
-         FROM ${table.name} t)) GROUP BY chunk ORDER BY chunk`,
-  );
-  return await sha256Hex(reader.getRows().map((r) => String(r[1])).join("\n"));
 }
 
 /** Builds the market artifact from posting feeds and publishes it under artifactsDir. */
@@ -402,29 +382,15 @@ export async function buildMarket(
         ${DEDUP_RULE.window_days} AS dedup_window_days, ${TRENDING_MIN_JOBS} AS trending_min_jobs`);
       progress.done(`as of ${asOf}`);
 
-      for (const table of MARKET_TABLES) {
-        progress.step(++n, total, `table ${table.name}`);
-        await runStatements(
+      tables.push(
+        ...await buildCheckedTables(
           connection,
-          await Deno.readTextFile(join(SQL_DIR, `${table.name}.sql`)),
-        );
-        const rows = Number(
-          (await connection.runAndReadAll(`SELECT count(*) FROM ${table.name}`)).getRows()[0][0],
-        );
-        progress.done(`${rows} rows`);
-        tables.push({ name: table.name, rows, content_hash: "", source_status: "present" });
-      }
-
-      progress.step(++n, total, "check tables");
-      let checks = 0;
-      for (const table of MARKET_TABLES) checks += await checkTable(connection, table, SQL_DIR);
-      progress.done(`${checks} checks passed`);
-
-      progress.step(++n, total, "hash table contents");
-      for (let i = 0; i < MARKET_TABLES.length; i++) {
-        tables[i].content_hash = await hashTable(connection, MARKET_TABLES[i]);
-      }
-      progress.done(`${tables.length} tables`);
+          MARKET_TABLES,
+          SQL_DIR,
+          progress,
+          (name) => progress.step(++n, total, name),
+        ),
+      );
       await connection.run("CHECKPOINT");
     } finally {
       connection.closeSync();

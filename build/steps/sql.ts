@@ -3,7 +3,9 @@ import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import type { TableSpec } from "./tables.ts";
-import { LineHasher } from "../hash.ts";
+import { LineHasher, sha256Hex } from "../hash.ts";
+import type { ManifestTable } from "../manifest.ts";
+import type { Progress } from "../progress.ts";
 
 const SQL_DIR = fileURLToPath(new URL("../../sql/build/", import.meta.url));
 
@@ -102,4 +104,57 @@ export async function hashTable(connection: DuckDBConnection, table: TableSpec):
   hasher.add(columns);
   for (const row of reader.getRowsJS()) hasher.add(row);
   return hasher.hex();
+}
+
+/**
+ * Content hash of a table, in the order of its key: ordered row hashes in chunks of 100,000
+ * rows, then one sha256 over them. The same digest on every run (a .duckdb file itself is not
+ * byte-identical across builds) without holding a million rows in JavaScript.
+ */
+export async function hashTableContents(
+  connection: { runAndReadAll(sql: string): Promise<{ getRows(): unknown[][] }> },
+  table: TableSpec,
+): Promise<string> {
+  const key = table.key.join(", ");
+  const reader = await connection.runAndReadAll(
+    `SELECT chunk, md5(string_agg(line, chr(10) ORDER BY n)) FROM (
+       SELECT (n - 1) // 100000 AS chunk, n, line FROM (
+         SELECT row_number() OVER (ORDER BY ${key}) AS n, to_json(t)::VARCHAR AS line
+         FROM ${table.name} t)) GROUP BY chunk ORDER BY chunk`,
+  );
+  return await sha256Hex(reader.getRows().map((r) => String(r[1])).join("\n"));
+}
+
+/**
+ * Builds each table from `<sqlDir>/<name>.sql` (statements run in order), then runs every
+ * table's checks, then hashes every table's contents: three progress steps per table list
+ * (one per table, then "check tables" and "hash table contents"). `step` names the next step.
+ */
+export async function buildCheckedTables(
+  connection: DuckDBConnection,
+  specs: readonly TableSpec[],
+  sqlDir: string,
+  progress: Progress,
+  step: (name: string) => void,
+): Promise<ManifestTable[]> {
+  const tables: ManifestTable[] = [];
+  for (const table of specs) {
+    step(`table ${table.name}`);
+    const text = await readSql(`${table.name}.sql`, sqlDir);
+    if (text === null) throw new Error(`${join(sqlDir, table.name)}.sql is missing`);
+    for (const statement of parseChecks(text)) await connection.run(statement.sql);
+    const rows = await countRows(connection, table.name);
+    progress.done(`${rows} rows`);
+    tables.push({ name: table.name, rows, content_hash: "", source_status: "present" });
+  }
+  step("check tables");
+  let checks = 0;
+  for (const table of specs) checks += await checkTable(connection, table, sqlDir);
+  progress.done(`${checks} checks passed`);
+  step("hash table contents");
+  for (let i = 0; i < specs.length; i++) {
+    tables[i].content_hash = await hashTableContents(connection, specs[i]);
+  }
+  progress.done(`${tables.length} tables`);
+  return tables;
 }

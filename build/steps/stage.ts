@@ -5,25 +5,9 @@ import {
   DuckDBScalarFunction,
   VARCHAR,
 } from "@duckdb/node-api";
-import type { ColumnKind } from "../sources/onet/files.ts";
-import { ONET_FILES } from "../sources/onet/files.ts";
+import { type ColumnKind, sqlType, STAGING_TABLES } from "../sources/onet/files.ts";
 import type { Cell, OnetRelease } from "../sources/onet/read.ts";
 import { normalizeTitle } from "../../serve/text/normalize.ts";
-
-function sqlType(kind: ColumnKind): string {
-  switch (kind) {
-    case "int":
-      return "INTEGER";
-    case "num":
-    case "opt_num":
-      return "DOUBLE";
-    case "flag":
-    case "opt_flag":
-      return "BOOLEAN";
-    default:
-      return "VARCHAR";
-  }
-}
 
 function append(appender: DuckDBAppender, kind: ColumnKind, value: Cell): void {
   if (value === null) return appender.appendNull();
@@ -61,28 +45,36 @@ export function registerNormalizer(connection: DuckDBConnection): void {
 }
 
 /**
- * Creates one staging table per O*NET file in the attached `stg` catalog and appends its
- * rows. A file absent from the release still gets its (empty) table so the SQL that reads
- * it does not need to know; the manifest records the absence.
+ * Creates every staging table in the attached `stg` catalog and appends the rows of the
+ * release files that feed it, each row mapped by column name from its file's layout. Columns
+ * the layout lacks (Title in the lean style) stay NULL; a table no present file feeds stays
+ * empty, so the SQL that reads it does not need to know; the manifest records the absence.
+ * `line_no` is the row's line in its own file.
  */
 export async function stageRelease(
   connection: DuckDBConnection,
   release: OnetRelease,
 ): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  for (const spec of ONET_FILES) {
-    const columns = spec.columns.map((c) => `${c.name} ${sqlType(c.kind)}`).join(", ");
-    await connection.run(`CREATE TABLE stg.${spec.table} (${columns}, line_no INTEGER)`);
-    const parsed = release.files.get(spec.file);
-    const appender = await connection.createAppender(spec.table, "main", "stg");
-    const rows = parsed?.rows ?? [];
-    rows.forEach((row, i) => {
-      for (let c = 0; c < spec.columns.length; c++) append(appender, spec.columns[c].kind, row[c]);
-      appender.appendInteger(i + 2);
-      appender.endRow();
-    });
+  for (const staging of STAGING_TABLES) {
+    const columns = staging.columns.map((c) => `${c.name} ${sqlType(c.kind)}`).join(", ");
+    await connection.run(`CREATE TABLE stg.${staging.table} (${columns}, line_no INTEGER)`);
+    const appender = await connection.createAppender(staging.table, "main", "stg");
+    let count = 0;
+    for (const parsed of release.files.values()) {
+      if (!parsed || parsed.spec.table !== staging.table) continue;
+      const at = staging.columns.map((c) =>
+        parsed.layout.columns.findIndex((l) => l.name === c.name)
+      );
+      parsed.rows.forEach((row, i) => {
+        staging.columns.forEach((c, s) => append(appender, c.kind, at[s] < 0 ? null : row[at[s]]));
+        appender.appendInteger(i + 2);
+        appender.endRow();
+      });
+      count += parsed.rows.length;
+    }
     appender.closeSync();
-    counts.set(spec.table, rows.length);
+    counts.set(staging.table, count);
   }
   return counts;
 }

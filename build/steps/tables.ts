@@ -9,7 +9,10 @@ export interface TableSpec {
   name: string;
   key: readonly string[];
   notNull: readonly string[];
-  /** Input files the table is built from; when all are absent the table is recorded absent. */
+  /**
+   * What the table is built from: O*NET staging tables (stg_onet__*), whichever release files
+   * feed them, or another input file. When every input is absent the table is recorded absent.
+   */
   inputs: readonly string[];
   /** Built in TypeScript by the pipeline (build/steps/derived.ts), not by a SQL file. */
   derived?: boolean;
@@ -21,43 +24,48 @@ export const TAXONOMY_TABLES: readonly TableSpec[] = [
     name: "occupations",
     key: ["onet_code"],
     notNull: ["title", "soc_code", "major_group", "has_data"],
-    inputs: ["Occupation Data.txt", "Job Zones.txt"],
+    inputs: ["stg_onet__occupations", "stg_onet__job_zones"],
   },
   {
     name: "occupation_titles",
     key: ["title_id"],
     notNull: ["onet_code", "kind", "title", "title_norm", "source"],
-    inputs: ["Occupation Data.txt", "Alternate Titles.txt", "Sample of Reported Titles.txt"],
+    inputs: ["stg_onet__occupations", "stg_onet__alternate_titles", "stg_onet__reported_titles"],
   },
   {
     name: "tasks",
     key: ["onet_code", "task_id"],
     notNull: ["task", "domain_source"],
-    inputs: ["Task Statements.txt"],
+    inputs: ["stg_onet__tasks"],
   },
   {
     name: "occupation_ratings",
     key: ["domain", "onet_code", "element_id"],
     notNull: ["element_name", "recommend_suppress", "not_relevant"],
-    inputs: ["Skills.txt", "Knowledge.txt", "Abilities.txt", "Work Activities.txt"],
+    inputs: [
+      "stg_onet__skills",
+      "stg_onet__knowledge",
+      "stg_onet__abilities",
+      "stg_onet__work_activities",
+    ],
   },
   {
     name: "technologies",
     key: ["onet_code", "example", "commodity_code"],
     notNull: ["commodity_title", "hot_technology", "in_demand"],
-    inputs: ["Technology Skills.txt"],
+    inputs: ["stg_onet__technologies"],
   },
   {
     name: "related_occupations",
     key: ["onet_code", "related_code"],
     notNull: ["relatedness_tier", "related_index"],
-    inputs: ["Related Occupations.txt"],
+    inputs: ["stg_onet__related_occupations"],
   },
   {
     name: "content_model_elements",
     key: ["element_id"],
     notNull: ["element_name", "domain", "depth"],
-    inputs: ["Content Model Reference.txt"],
+    inputs: ["stg_onet__content_model"],
   },
   {
     name: "attribution",
@@ -69,25 +77,25 @@ export const TAXONOMY_TABLES: readonly TableSpec[] = [
     name: "title_postings",
     key: ["term", "title_id"],
     notNull: ["tf", "first_position"],
-    inputs: ["Occupation Data.txt", "Alternate Titles.txt", "Sample of Reported Titles.txt"],
+    inputs: ["stg_onet__occupations", "stg_onet__alternate_titles", "stg_onet__reported_titles"],
   },
   {
     name: "text_postings",
     key: ["field", "term", "onet_code"],
     notNull: ["tf"],
-    inputs: ["Occupation Data.txt", "Task Statements.txt"],
+    inputs: ["stg_onet__occupations", "stg_onet__tasks"],
   },
   {
     name: "term_stats",
     key: ["field", "term"],
     notNull: ["doc_freq", "occupation_freq"],
-    inputs: ["Occupation Data.txt", "Alternate Titles.txt", "Task Statements.txt"],
+    inputs: ["stg_onet__occupations", "stg_onet__alternate_titles", "stg_onet__tasks"],
   },
   {
     name: "field_stats",
     key: ["field"],
     notNull: ["documents", "avg_length"],
-    inputs: ["Occupation Data.txt", "Alternate Titles.txt", "Task Statements.txt"],
+    inputs: ["stg_onet__occupations", "stg_onet__alternate_titles", "stg_onet__tasks"],
   },
   {
     name: "term_vectors",
@@ -100,7 +108,7 @@ export const TAXONOMY_TABLES: readonly TableSpec[] = [
     name: "ranker_calibration",
     key: ["channel"],
     notNull: ["ranker_version", "method", "model", "report"],
-    inputs: ["Alternate Titles.txt", "Sample of Reported Titles.txt"],
+    inputs: ["stg_onet__alternate_titles", "stg_onet__reported_titles"],
     derived: true,
   },
 ];

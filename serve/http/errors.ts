@@ -13,6 +13,7 @@ export const ERROR_CATALOG = {
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   conflict: { status: 409, title: "Conflict with the current state" },
+  evidence_unavailable: { status: 409, title: "Required reviewed evidence is unavailable" },
   payload_too_large: { status: 413, title: "Request body too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   bad_request: { status: 400, title: "Bad request" },

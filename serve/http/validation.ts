@@ -17,21 +17,27 @@ const LOCATION: Record<string, string> = {
 
 /** Converts zod issues into the public validation issue list. */
 export function validationIssues(target: string, error: ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue): ValidationIssue[] => {
+    const base = [
+      LOCATION[target] ?? target,
+      ...issue.path.map((p) => typeof p === "symbol" ? String(p) : p),
+    ];
+    if (issue.code === "unrecognized_keys") {
+      // One issue per unknown property, located at it; a name that is not a plain identifier
+      // is not repeated back.
+      return (issue as { keys: string[] }).keys.map((key) => ({
+        loc: [...base, /^[A-Za-z0-9_]{1,64}$/.test(key) ? key : "(unknown property)"],
+        msg: "Unknown property: this object allows only its documented properties",
+        type: "unrecognized_keys",
+      }));
+    }
     const named = (issue as { params?: { type?: unknown } }).params?.type;
     const type = typeof named === "string"
       ? named // a custom rule that names itself, e.g. password_policy
       : issue.code === "too_big" || issue.code === "too_small"
       ? `${issue.code}.${(issue as { origin?: string }).origin ?? "value"}`
       : issue.code;
-    return {
-      loc: [
-        LOCATION[target] ?? target,
-        ...issue.path.map((p) => typeof p === "symbol" ? String(p) : p),
-      ],
-      msg: issue.message,
-      type,
-    };
+    return [{ loc: base, msg: issue.message, type }];
   });
 }
 

@@ -33,7 +33,10 @@ export const OccupationProfile = z.object({
   })).openapi({ description: "Every rated skill, most important first." }),
   technologies: z.array(z.object({
     name: z.string(),
-    category: z.string().nullable().openapi({ description: "UNSPSC commodity title." }),
+    category: z.string().nullable().openapi({
+      description: "Technology category: the UNSPSC commodity title up to O*NET 30.2, the " +
+        "software category (content-model element name) from 30.3.",
+    }),
     is_hot: z.boolean(),
     is_in_demand: z.boolean(),
   })).openapi({ description: "Software and technology examples; hot and in-demand first." }),

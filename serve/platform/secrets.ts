@@ -14,6 +14,8 @@ export interface ServiceKeys {
   emailTokenKey: CryptoKey;
   /** AES-GCM key that encrypts outbox bodies until delivery. */
   outboxKey: CryptoKey;
+  /** HMAC key that signs list cursors (tamper-evident paging). */
+  cursorKey: CryptoKey;
 }
 
 const ROOT_NAME = "root_signing_secret";
@@ -82,6 +84,7 @@ export async function deriveKeys(rootSecret: string): Promise<ServiceKeys> {
     jwtSecret,
     emailTokenKey: await derive(root, "email-token-v1", "hmac"),
     outboxKey: await derive(root, "email-outbox-v1", "aes"),
+    cursorKey: await derive(root, "list-cursor-v1", "hmac"),
   };
 }
 

@@ -151,6 +151,19 @@ export interface EmailOutboxTable {
 }
 
 /** The database as Kysely sees it. */
+/** Workforce evidence packs (account-scoped, immutable). */
+export interface WorkforceEvidencePacksTable {
+  id: string;
+  account_id: string;
+  soc_code: string;
+  request_json: string;
+  evidence_version: string;
+  evidence_content_hash: string;
+  document_json: string;
+  document_sha256: string;
+  created_at: Date;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   artifact_activations: ArtifactActivationsTable;
@@ -165,4 +178,5 @@ export interface DB {
   feedback: FeedbackTable;
   login_throttle: LoginThrottleTable;
   email_outbox: EmailOutboxTable;
+  workforce_evidence_packs: WorkforceEvidencePacksTable;
 }

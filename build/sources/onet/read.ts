@@ -1,10 +1,21 @@
 /**
- * Reads an O*NET text release from a folder: checks every expected file and header,
- * parses and types each row, and checks codes across files. Nothing is written here;
- * a bad input throws an InputError naming the file, the line and the rule.
+ * Reads an O*NET text release from a folder: finds the release family its Read Me names,
+ * recognises each declared file's header style, parses and types each row, and checks codes
+ * across files. Nothing is written here; a bad input throws an InputError naming the file,
+ * the line and the rule.
  */
 import { join } from "node:path";
-import { type ColumnSpec, ONET_FILES, type OnetFileSpec, READ_ME_FILE } from "./files.ts";
+import {
+  type ColumnSpec,
+  EMPTY_MARKERS,
+  familyOf,
+  type FileLayout,
+  type HeaderStyle,
+  type OnetFileSpec,
+  READ_ME_FILE,
+  RELEASE_FAMILIES,
+  type ReleaseFamily,
+} from "./files.ts";
 import { sha256Hex } from "../../hash.ts";
 import type { ManifestInput } from "../../manifest.ts";
 
@@ -23,17 +34,23 @@ export class InputError extends Error {
   }
 }
 
-/** A parsed file: its spec and its typed rows in file order. */
+/** A parsed file: its spec, the layout its header matched and its typed rows in file order. */
 export interface ParsedFile {
   spec: OnetFileSpec;
+  layout: FileLayout;
   rows: Cell[][];
 }
 
-/** A whole release: its version, its parsed files and the manifest input records. */
+/** The header style of a whole release folder: one style, or a mix of files in each. */
+export type ReleaseStyle = HeaderStyle | "mixed";
+
+/** A whole release: version, family, parsed files, header style and manifest input records. */
 export interface OnetRelease {
   version: string;
   label: string | null;
+  family: ReleaseFamily;
   files: Map<string, ParsedFile | null>;
+  headerStyle: ReleaseStyle;
   inputs: ManifestInput[];
 }
 
@@ -53,12 +70,16 @@ function shown(value: string): string {
   return JSON.stringify(cut);
 }
 
-/** Types one cell, or returns the rule it breaks. */
-function typeCell(column: ColumnSpec, raw: string): Cell | { rule: string } {
+/** Types one cell, or returns the rule it breaks; `empty` are the texts that mean no value. */
+function typeCell(
+  column: ColumnSpec,
+  raw: string,
+  empty: readonly string[],
+): Cell | { rule: string } {
   const value = raw.trim();
   const where = `column "${column.header}"`;
   if (value.length > MAX_FIELD) return { rule: `${where} is longer than ${MAX_FIELD} characters` };
-  if (value === "") {
+  if (empty.includes(value)) {
     if (column.kind.startsWith("opt_")) return null;
     return { rule: `${where} must not be empty` };
   }
@@ -121,34 +142,54 @@ export function decodeUtf8(file: string, bytes: Uint8Array): string {
   }
 }
 
-/** Parses one tab-separated O*NET file into typed rows; throws on the first broken rule. */
+/** The layout whose header is exactly `header` (cells trimmed); throws naming every layout. */
+function matchLayout(spec: OnetFileSpec, header: string[]): FileLayout {
+  const found = spec.layouts.find((l) =>
+    l.columns.map((c) => c.header).join("\t") === header.join("\t")
+  );
+  if (found) return found;
+  const wanted = spec.layouts.map((l) =>
+    `"${l.columns.map((c) => c.header).join(" | ")}"` +
+    (spec.layouts.length > 1 ? ` (${l.style})` : "")
+  );
+  throw new InputError(
+    spec.file,
+    1,
+    `header must be ${wanted.join(" or ")} (found "${header.join(" | ").slice(0, 300)}")`,
+  );
+}
+
+/** Parses one tab-separated O*NET file into typed rows of its layout; throws on a broken rule. */
 export function parseOnetFile(spec: OnetFileSpec, text: string): Cell[][] {
+  return parseOnetLayout(spec, text).rows;
+}
+
+/** Parses one O*NET file: the layout its header matched and its typed rows in that layout. */
+export function parseOnetLayout(
+  spec: OnetFileSpec,
+  text: string,
+): { layout: FileLayout; rows: Cell[][] } {
   const lines = splitLines(text);
   if (lines.length === 0) throw new InputError(spec.file, null, "file is empty");
-  const expected = spec.columns.map((c) => c.header);
   const header = lines[0].split("\t").map((h) => h.trim());
-  if (header.join("\t") !== expected.join("\t")) {
-    throw new InputError(
-      spec.file,
-      1,
-      `header must be "${expected.join(" | ")}" (found "${header.join(" | ").slice(0, 300)}")`,
-    );
-  }
+  const layout = matchLayout(spec, header);
+  const columns = layout.columns;
+  const empty = EMPTY_MARKERS[layout.style];
   const rows: Cell[][] = [];
   for (let i = 1; i < lines.length; i++) {
     const lineNo = i + 1;
     if (lines[i].trim() === "") throw new InputError(spec.file, lineNo, "blank line inside data");
     const fields = lines[i].split("\t");
-    if (fields.length !== spec.columns.length) {
+    if (fields.length !== columns.length) {
       throw new InputError(
         spec.file,
         lineNo,
-        `row must have ${spec.columns.length} tab-separated fields (found ${fields.length})`,
+        `row must have ${columns.length} tab-separated fields (found ${fields.length})`,
       );
     }
     const row: Cell[] = new Array(fields.length);
     for (let c = 0; c < fields.length; c++) {
-      const typed = typeCell(spec.columns[c], fields[c]);
+      const typed = typeCell(columns[c], fields[c], empty);
       if (typed !== null && typeof typed === "object") {
         throw new InputError(spec.file, lineNo, typed.rule);
       }
@@ -156,7 +197,7 @@ export function parseOnetFile(spec: OnetFileSpec, text: string): Cell[][] {
     }
     rows.push(row);
   }
-  return rows;
+  return { layout, rows };
 }
 
 /** Reads the release version ("29.3") and label from the release's own Read Me. */
@@ -197,11 +238,13 @@ function checkCodes(files: Map<string, ParsedFile | null>): void {
   });
   for (const parsed of files.values()) {
     if (!parsed || parsed.spec.file === "Occupation Data.txt") continue;
-    // Each code column is paired with the title column that names it (Title, Related Title).
-    const pairs = parsed.spec.columns.flatMap((c, index) => {
+    const columns = parsed.layout.columns;
+    // Each code column is paired with the title column that names it (Title, Related Title),
+    // when the file's style has one.
+    const pairs = columns.flatMap((c, index) => {
       if (c.kind !== "code") return [];
       const titleName = c.name === "onet_code" ? "title" : c.name.replace(/_code$/, "_title");
-      const titleIndex = parsed.spec.columns.findIndex((t) => t.name === titleName);
+      const titleIndex = columns.findIndex((t) => t.name === titleName);
       return [{ c, index, titleIndex }];
     });
     parsed.rows.forEach((row, i) => {
@@ -219,13 +262,36 @@ function checkCodes(files: Map<string, ParsedFile | null>): void {
           throw new InputError(
             parsed.spec.file,
             i + 2,
-            `column "${parsed.spec.columns[titleIndex].header}" must be the title of ${value} ` +
+            `column "${columns[titleIndex].header}" must be the title of ${value} ` +
               "in Occupation Data.txt",
           );
         }
       }
     });
   }
+}
+
+/** The family of a release version, or an InputError on the Read Me naming the known ones. */
+function familyFor(version: string): ReleaseFamily {
+  const family = familyOf(version);
+  if (family) return family;
+  const known = RELEASE_FAMILIES.map((f) => f.id).join(", ");
+  throw new InputError(
+    READ_ME_FILE,
+    1,
+    `O*NET ${version} has no declared file set (declared: ${known}); ` +
+      "add its family to build/sources/onet/files.ts",
+  );
+}
+
+/** One style when every file that has one agrees, else "mixed"; "lean" with none at all. */
+function releaseStyle(files: Iterable<ParsedFile | null>): ReleaseStyle {
+  const styles = new Set<HeaderStyle>();
+  for (const parsed of files) {
+    if (parsed && parsed.layout.style !== "common") styles.add(parsed.layout.style);
+  }
+  if (styles.size > 1) return "mixed";
+  return [...styles][0] ?? "lean";
 }
 
 /** Reads, validates and types a whole release folder. */
@@ -236,6 +302,7 @@ export async function readOnetRelease(
   const readMeBytes = await readIfPresent(join(dir, READ_ME_FILE));
   if (!readMeBytes) throw new InputError(READ_ME_FILE, null, "required file is missing");
   const { version, label } = parseReadMe(decodeUtf8(READ_ME_FILE, readMeBytes));
+  const family = familyFor(version);
   const inputs: ManifestInput[] = [{
     file: READ_ME_FILE,
     required: true,
@@ -244,7 +311,7 @@ export async function readOnetRelease(
     sha256: await sha256Hex(readMeBytes),
   }];
   const files = new Map<string, ParsedFile | null>();
-  for (const spec of ONET_FILES) {
+  for (const spec of family.files) {
     onFile(spec.file);
     const bytes = await readIfPresent(join(dir, spec.file));
     if (!bytes) {
@@ -253,8 +320,8 @@ export async function readOnetRelease(
       files.set(spec.file, null);
       continue;
     }
-    const rows = parseOnetFile(spec, decodeUtf8(spec.file, bytes));
-    files.set(spec.file, { spec, rows });
+    const { layout, rows } = parseOnetLayout(spec, decodeUtf8(spec.file, bytes));
+    files.set(spec.file, { spec, layout, rows });
     inputs.push({
       file: spec.file,
       required: spec.required,
@@ -262,8 +329,9 @@ export async function readOnetRelease(
       bytes: bytes.byteLength,
       sha256: await sha256Hex(bytes),
       rows: rows.length,
+      header_style: layout.style,
     });
   }
   checkCodes(files);
-  return { version, label, files, inputs };
+  return { version, label, family, files, headerStyle: releaseStyle(files.values()), inputs };
 }

@@ -1,0 +1,361 @@
+/**
+ * The evidence artifact spec and loader. Everything the workforce routes read is loaded here
+ * once per version and held in memory: the SOC catalog with its search keys, the O*NET codes,
+ * skills and tasks under each SOC code, the OEWS rows published at the detailed level with
+ * their figures, where each SOC code is published, and the QWI sector quarters.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { Manifest } from "../../build/manifest.ts";
+import type { ArtifactSpec } from "../stores/artifacts.ts";
+import {
+  EVIDENCE,
+  EVIDENCE_SCHEMA_VERSION,
+  EVIDENCE_TABLES,
+  type EvidenceDetails,
+  OEWS_MEASURES,
+} from "../../build/evidence/pipeline.ts";
+import { foldText } from "./search.ts";
+import type { Figure, OewsMarker } from "./document.ts";
+
+/** One row of the SOC structure. */
+export interface SocEntry {
+  soc_code: string;
+  level: "major" | "minor" | "broad" | "detailed";
+  title: string;
+  definition: string | null;
+  major_code: string;
+  minor_code: string | null;
+  broad_code: string | null;
+  source_sha256: string;
+  line: number;
+}
+
+/** An approved snapshot file and its review. */
+export interface EvidenceFileInfo {
+  sha256: string;
+  kind: string;
+  file: string;
+  source: string;
+  vintage: string;
+  reference_period: string | null;
+  reviewer: string;
+  reviewed_on: string;
+  caveats: string[];
+  top_code: { hourly: number; annual: number } | null;
+}
+
+export type OewsMeasure = (typeof OEWS_MEASURES)[number];
+
+/** One OEWS estimate row published at the detailed level. */
+export interface OewsRow {
+  sha256: string;
+  line: number;
+  naics: string;
+  naics_title: string;
+  own_code: string;
+  occ_code: string;
+  occ_title: string;
+  o_group: string;
+  annual_only: boolean;
+  hourly_only: boolean;
+  figures: Partial<Record<OewsMeasure, Figure>>;
+}
+
+/** Where a SOC code is published in one OEWS file. */
+export interface Publication {
+  occ_code: string;
+  occ_title: string;
+  relation: "exact" | "aggregate";
+}
+
+/** One QWI sector quarter. */
+export interface QwiQuarter {
+  sha256: string;
+  state: string;
+  industry: string;
+  industry_title: string;
+  year: number;
+  quarter: number;
+  employment_ok_counties: number | null;
+  county_cells: number;
+  cells_by_flag: Record<string, number>;
+  first_line: number;
+  last_line: number;
+}
+
+/** An OEWS file's rows: national files by occupation, sector files by occupation and sector. */
+export interface OewsFile {
+  info: EvidenceFileInfo;
+  /** occ_code -> rows (one for national files, one per sector for sector files). */
+  rows: Map<string, OewsRow[]>;
+  /** soc_code -> where it is published in this file. */
+  publication: Map<string, Publication>;
+}
+
+/** What the server keeps in memory from an evidence version. */
+export interface WorkforceData {
+  version: string;
+  contentHash: string;
+  details: EvidenceDetails;
+  attribution: string;
+  files: Map<string, EvidenceFileInfo>;
+  catalog: Map<string, SocEntry>;
+  /** Detailed codes in code order, with their folded search text. */
+  detailed: { entry: SocEntry; codeKey: string; titleWords: string[]; onetWords: string[][] }[];
+  onet: Map<string, { onet_code: string; title: string }[]>;
+  skills: Map<
+    string,
+    {
+      onet_code: string;
+      element_id: string;
+      name: string;
+      importance: number;
+      level: number | null;
+    }[]
+  >;
+  tasks: Map<
+    string,
+    { onet_code: string; task_id: number; task: string; task_type: string | null }[]
+  >;
+  /** National OEWS files, newest reference period first. */
+  national: OewsFile[];
+  /** Sector OEWS files, newest first. */
+  sector: OewsFile[];
+  /** QWI quarters by NAICS sector code. */
+  qwi: Map<string, QwiQuarter[]>;
+}
+
+const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+async function rows(connection: DuckDBConnection, sql: string) {
+  return (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
+}
+
+/** Loads the tables the workforce routes serve. */
+export async function loadWorkforce(
+  connection: DuckDBConnection,
+  manifest: Manifest,
+): Promise<WorkforceData> {
+  const details = manifest.evidence as EvidenceDetails | undefined;
+  if (!details?.taxonomy) throw new Error("the evidence manifest has no evidence details");
+
+  const files = new Map<string, EvidenceFileInfo>();
+  for (
+    const [sha, kind, file, source, vintage, period, reviewer, on, caveats, th, ta] of await rows(
+      connection,
+      `SELECT sha256, kind, file, source, vintage, reference_period, reviewer, reviewed_on,
+         caveats, top_code_hourly, top_code_annual FROM evidence_files ORDER BY sha256`,
+    )
+  ) {
+    files.set(String(sha), {
+      sha256: String(sha),
+      kind: String(kind),
+      file: String(file),
+      source: String(source),
+      vintage: String(vintage),
+      reference_period: str(period),
+      reviewer: String(reviewer),
+      reviewed_on: String(on),
+      caveats: JSON.parse(String(caveats)),
+      top_code: th === null ? null : { hourly: Number(th), annual: Number(ta) },
+    });
+  }
+
+  const catalog = new Map<string, SocEntry>();
+  for (
+    const [code, level, title, definition, major, minor, broad, sha, line] of await rows(
+      connection,
+      `SELECT soc_code, level, title, definition, major_code, minor_code, broad_code,
+         source_sha256, line FROM soc_catalog ORDER BY soc_code`,
+    )
+  ) {
+    catalog.set(String(code), {
+      soc_code: String(code),
+      level: String(level) as SocEntry["level"],
+      title: String(title),
+      definition: str(definition),
+      major_code: String(major),
+      minor_code: str(minor),
+      broad_code: str(broad),
+      source_sha256: String(sha),
+      line: Number(line),
+    });
+  }
+
+  const onet = new Map<string, { onet_code: string; title: string }[]>();
+  for (
+    const [soc, code, title] of await rows(
+      connection,
+      "SELECT soc_code, onet_code, onet_title FROM soc_onet ORDER BY soc_code, onet_code",
+    )
+  ) {
+    let list = onet.get(String(soc));
+    if (!list) onet.set(String(soc), list = []);
+    list.push({ onet_code: String(code), title: String(title) });
+  }
+
+  const skills: WorkforceData["skills"] = new Map();
+  for (
+    const [soc, code, id, name, importance, level] of await rows(
+      connection,
+      `SELECT soc_code, onet_code, element_id, name, importance, level FROM soc_skills
+       ORDER BY soc_code, rank`,
+    )
+  ) {
+    let list = skills.get(String(soc));
+    if (!list) skills.set(String(soc), list = []);
+    list.push({
+      onet_code: String(code),
+      element_id: String(id),
+      name: String(name),
+      importance: Number(importance),
+      level: num(level),
+    });
+  }
+  const tasks: WorkforceData["tasks"] = new Map();
+  for (
+    const [soc, code, id, task, type] of await rows(
+      connection,
+      "SELECT soc_code, onet_code, task_id, task, task_type FROM soc_tasks ORDER BY soc_code, rank",
+    )
+  ) {
+    let list = tasks.get(String(soc));
+    if (!list) tasks.set(String(soc), list = []);
+    list.push({
+      onet_code: String(code),
+      task_id: Number(id),
+      task: String(task),
+      task_type: str(type),
+    });
+  }
+
+  // OEWS rows at the detailed level (the only ones a SOC code is published in) and their figures.
+  const byLine = new Map<string, OewsRow>();
+  const oewsFiles = new Map<string, OewsFile>();
+  for (const info of files.values()) {
+    if (info.kind === "oews_national" || info.kind === "oews_sector") {
+      oewsFiles.set(info.sha256, { info, rows: new Map(), publication: new Map() });
+    }
+  }
+  for (
+    const [sha, line, naics, naicsTitle, own, occ, occTitle, group, annual, hourly] of await rows(
+      connection,
+      `SELECT sha256, line, naics, naics_title, own_code, occ_code, occ_title, o_group,
+         annual_only, hourly_only FROM oews_estimates WHERE o_group = 'detailed'
+       ORDER BY sha256, line`,
+    )
+  ) {
+    const row: OewsRow = {
+      sha256: String(sha),
+      line: Number(line),
+      naics: String(naics),
+      naics_title: String(naicsTitle ?? naics),
+      own_code: String(own ?? ""),
+      occ_code: String(occ),
+      occ_title: String(occTitle ?? occ),
+      o_group: String(group),
+      annual_only: Boolean(annual),
+      hourly_only: Boolean(hourly),
+      figures: {},
+    };
+    byLine.set(`${row.sha256}:${row.line}`, row);
+    const file = oewsFiles.get(row.sha256);
+    if (!file) continue;
+    let list = file.rows.get(row.occ_code);
+    if (!list) file.rows.set(row.occ_code, list = []);
+    list.push(row);
+  }
+  for (
+    const [sha, line, measure, value, marker] of await rows(
+      connection,
+      `SELECT f.sha256, f.line, f.measure, f.value, f.marker FROM oews_figures f
+       JOIN oews_estimates e USING (sha256, line) WHERE e.o_group = 'detailed'`,
+    )
+  ) {
+    const row = byLine.get(`${sha}:${line}`);
+    if (row) {
+      row.figures[String(measure) as OewsMeasure] = {
+        value: num(value),
+        marker: str(marker) as OewsMarker | null,
+      };
+    }
+  }
+  for (
+    const [sha, soc, occ, title, relation] of await rows(
+      connection,
+      "SELECT sha256, soc_code, occ_code, occ_title, relation FROM oews_publication",
+    )
+  ) {
+    oewsFiles.get(String(sha))?.publication.set(String(soc), {
+      occ_code: String(occ),
+      occ_title: String(title),
+      relation: String(relation) as Publication["relation"],
+    });
+  }
+  const newestFirst = (a: OewsFile, b: OewsFile) =>
+    (b.info.reference_period ?? "").localeCompare(a.info.reference_period ?? "") ||
+    a.info.file.localeCompare(b.info.file);
+  const national = [...oewsFiles.values()].filter((f) => f.info.kind === "oews_national")
+    .sort(newestFirst);
+  const sector = [...oewsFiles.values()].filter((f) => f.info.kind === "oews_sector")
+    .sort(newestFirst);
+
+  const qwi = new Map<string, QwiQuarter[]>();
+  for (
+    const [sha, state, industry, title, year, quarter, emp, cells, flags, first, last]
+      of await rows(
+        connection,
+        `SELECT sha256, state, industry, industry_title, year, quarter, employment_ok_counties,
+         county_cells, cells_by_flag, first_line, last_line FROM qwi_sector_quarters
+       ORDER BY industry, year, quarter, state, sha256`,
+      )
+  ) {
+    let list = qwi.get(String(industry));
+    if (!list) qwi.set(String(industry), list = []);
+    list.push({
+      sha256: String(sha),
+      state: String(state),
+      industry: String(industry),
+      industry_title: String(title),
+      year: Number(year),
+      quarter: Number(quarter),
+      employment_ok_counties: num(emp),
+      county_cells: Number(cells),
+      cells_by_flag: JSON.parse(String(flags)),
+      first_line: Number(first),
+      last_line: Number(last),
+    });
+  }
+
+  const detailed = [...catalog.values()].filter((e) => e.level === "detailed").map((entry) => ({
+    entry,
+    codeKey: entry.soc_code.replace("-", ""),
+    titleWords: foldText(entry.title).split(" "),
+    onetWords: (onet.get(entry.soc_code) ?? []).map((o) => foldText(o.title).split(" ")),
+  }));
+  return {
+    version: manifest.version,
+    contentHash: manifest.content_hash,
+    details,
+    attribution: manifest.attribution,
+    files,
+    catalog,
+    detailed,
+    onet,
+    skills,
+    tasks,
+    national,
+    sector,
+    qwi,
+  };
+}
+
+/** The evidence artifact: optional (its routes answer 503 without it). */
+export const evidenceSpec: ArtifactSpec<WorkforceData> = {
+  name: EVIDENCE,
+  required: false,
+  schemaVersion: EVIDENCE_SCHEMA_VERSION,
+  tables: EVIDENCE_TABLES.map((t) => t.name),
+  load: loadWorkforce,
+};

@@ -1,0 +1,57 @@
+/**
+ * Opaque, tamper-evident page cursors for the catalog: base64url of {version, query, offset}
+ * with an HMAC-SHA256 tag. A forged or altered cursor fails the tag; a cursor of another
+ * evidence version or another query is stale. Both are 422.
+ */
+import { base64url, fromBase64url } from "../platform/secrets.ts";
+
+const encoder = new TextEncoder();
+
+/** Why a cursor was refused. */
+export class CursorError extends Error {}
+
+/** Signs and checks cursors with one HMAC key. */
+export class CursorCodec {
+  constructor(private readonly key: CryptoKey) {}
+
+  async encode(state: { v: string; q: string; o: number }): Promise<string> {
+    const body = base64url(encoder.encode(JSON.stringify(state)));
+    const tag = new Uint8Array(await crypto.subtle.sign("HMAC", this.key, encoder.encode(body)));
+    return `${body}.${base64url(tag.slice(0, 16))}`;
+  }
+
+  /** The offset a cursor carries for this version and query; throws CursorError otherwise. */
+  async decode(cursor: string, version: string, query: string): Promise<number> {
+    const [body, tag, extra] = cursor.split(".");
+    if (!body || !tag || extra !== undefined || !/^[A-Za-z0-9_-]+$/.test(body + tag)) {
+      throw new CursorError("the cursor is not one this service issued");
+    }
+    const expected = new Uint8Array(
+      await crypto.subtle.sign("HMAC", this.key, encoder.encode(body)),
+    ).slice(0, 16);
+    let given: Uint8Array;
+    try {
+      given = fromBase64url(tag);
+    } catch {
+      throw new CursorError("the cursor is not one this service issued");
+    }
+    if (given.length !== 16 || !given.every((b, i) => b === expected[i])) {
+      throw new CursorError("the cursor is not one this service issued (its signature fails)");
+    }
+    const state = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as {
+      v: string;
+      q: string;
+      o: number;
+    };
+    if (state.v !== version) {
+      throw new CursorError(
+        "the cursor is stale: the catalog changed since it was issued; " +
+          "start again without a cursor",
+      );
+    }
+    if (state.q !== query) {
+      throw new CursorError("the cursor belongs to another query; start again without a cursor");
+    }
+    return state.o;
+  }
+}
