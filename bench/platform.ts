@@ -243,10 +243,12 @@ async function latencyPart(quick: boolean): Promise<void> {
 
 /** The V8 flags `deno task serve` runs with (deno.json), so benches measure the same server. */
 export const SERVE_V8_FLAGS = "--v8-flags=--max-old-space-size=320";
+/** All flags `deno task serve` runs with: mammoth (DOCX ingestion) needs --unsafe-proto. */
+export const SERVE_FLAGS = ["--unsafe-proto", SERVE_V8_FLAGS];
 
 /** Starts serve/main.ts as a child process, env added to this process's environment. */
 export const startServer = (env: Record<string, string>) =>
-  startProcess(["run", "-A", SERVE_V8_FLAGS, join(ROOT, "serve/main.ts")], ROOT, env);
+  startProcess(["run", "-A", ...SERVE_FLAGS, join(ROOT, "serve/main.ts")], ROOT, env);
 
 /** The verification token mailed to `email`, from the `.eml` files in dir (8bit text). */
 export async function tokenFromOutbox(

@@ -18,12 +18,17 @@ import { occupationRoutes } from "./occupation/mod.ts";
 import { intelligenceRoutes } from "./occupation/intelligence.ts";
 import { marketRoutes } from "./market/mod.ts";
 import { workforceRoutes } from "./workforce/mod.ts";
+import { groundingRoutes } from "./grounding/mod.ts";
 
 /** Everything the app needs; tests pass their own. */
 export interface AppDeps {
   config: Pick<
     Config,
-    "MAX_BODY_BYTES" | "READY_DB_TIMEOUT_MS" | "OCCUPATION_SEMANTIC" | "OCCUPATION_CACHE_SIZE"
+    | "MAX_BODY_BYTES"
+    | "MAX_UPLOAD_BYTES"
+    | "READY_DB_TIMEOUT_MS"
+    | "OCCUPATION_SEMANTIC"
+    | "OCCUPATION_CACHE_SIZE"
   >;
   database: Database;
   artifacts: ArtifactRegistry;
@@ -90,7 +95,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.res.headers.set("referrer-policy", "no-referrer");
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
   });
-  app.use("*", bodyLimit(deps.config.MAX_BODY_BYTES));
+  app.use("*", bodyLimit(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES));
   app.use("*", wellFormedJson());
   const methodsOf = methodIndex(app);
   const methodNotAllowed = (c: Context<AppEnv>, methods: string[]) =>
@@ -137,6 +142,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       runtime,
       db: deps.platform.db,
       cursorKey: deps.platform.keys.cursorKey,
+      clock: deps.platform.clock,
+    }),
+  );
+  app.route(
+    "/",
+    groundingRoutes({
+      artifacts: deps.artifacts,
+      runtime,
+      db: deps.platform.db,
       clock: deps.platform.clock,
     }),
   );

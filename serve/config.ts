@@ -41,6 +41,8 @@ export const ConfigSchema = z.object({
   OCCUPATION_CACHE_SIZE: int(0, 1_000_000).default(10_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  // Limit of a multipart upload (grounding file ingestion): the file limit plus the envelope.
+  MAX_UPLOAD_BYTES: int(1024, 256 * 1024 * 1024).default(10 * 1024 * 1024 + 64 * 1024),
   READY_DB_TIMEOUT_MS: int(50, 60_000).default(2000),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),

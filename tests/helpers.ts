@@ -180,6 +180,7 @@ export async function testApp(options: TestAppOptions = {}) {
   const app = createApp({
     config: {
       MAX_BODY_BYTES: options.maxBodyBytes ?? 1024 * 1024,
+      MAX_UPLOAD_BYTES: 10 * 1024 * 1024 + 64 * 1024,
       READY_DB_TIMEOUT_MS: 1000,
       OCCUPATION_SEMANTIC: options.semantic ?? true,
       OCCUPATION_CACHE_SIZE: 1000,

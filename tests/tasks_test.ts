@@ -1,8 +1,8 @@
 /** The benches start the server exactly as `deno task serve` does. */
 import assert from "node:assert/strict";
-import { SERVE_V8_FLAGS } from "../bench/platform.ts";
+import { SERVE_FLAGS } from "../bench/platform.ts";
 
-Deno.test("deno task serve and the benches run the server with the same V8 flags", async () => {
+Deno.test("deno task serve and the benches run the server with the same flags", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
-  assert.equal(config.tasks.serve, `deno run -A ${SERVE_V8_FLAGS} serve/main.ts`);
+  assert.equal(config.tasks.serve, `deno run -A ${SERVE_FLAGS.join(" ")} serve/main.ts`);
 });

@@ -10,6 +10,7 @@ import { z } from "@hono/zod-openapi";
 export const ERROR_CATALOG = {
   validation_failed: { status: 422, title: "Request validation failed" },
   malformed_json: { status: 422, title: "Request body is not valid JSON" },
+  ingestion_failed: { status: 422, title: "Ingestion failed: the document gave no usable text" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   conflict: { status: 409, title: "Conflict with the current state" },

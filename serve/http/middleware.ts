@@ -43,9 +43,12 @@ export function matchedRoute(c: Context): string {
  * Rejects bodies over `maxBytes` with 413: by Content-Length when it is declared, and by
  * counting the stream when it is chunked, so a client cannot bypass the limit.
  */
-export function bodyLimit(maxBytes: number): MiddlewareHandler {
+export function bodyLimit(jsonMaxBytes: number, uploadMaxBytes = jsonMaxBytes): MiddlewareHandler {
   return async (c, next) => {
     if (!c.req.raw.body) return await next();
+    // File uploads (multipart/form-data) have their own, larger limit.
+    const multipart = /^multipart\/form-data/i.test(c.req.header("content-type") ?? "");
+    const maxBytes = multipart ? uploadMaxBytes : jsonMaxBytes;
     const declared = c.req.header("content-length");
     if (declared !== undefined && Number(declared) > maxBytes) {
       throw new ApiError("payload_too_large", `request bodies are limited to ${maxBytes} bytes`);
