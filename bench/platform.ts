@@ -3,7 +3,11 @@
  * trivial runtime route. Part 1 times `GET /api/v1/health` (key) against `GET /health/live` (no
  * key) in process with app.request(); part 2 starts the real server and measures throughput on
  * loopback with wrk, or bench/load.ts when wrk is not installed.
- * Flags: --quick (smoke run), --part latency|throughput|all, --no-wrk (force bench/load.ts).
+ * Part 3 (`--part login-flood`, not in `all`) floods the real server with wrong-password logins
+ * from random addresses and emails (wrk, TRUSTED_PROXY_HOPS=1, so no throttle cuts them) and
+ * measures GET /api/v1/health (key) alongside, with the argon2 cap off and on.
+ * Flags: --quick (smoke run), --part latency|throughput|login-flood|all, --no-wrk (force
+ * bench/load.ts), --runs N (login-flood repetitions, default 2).
  * Embedded PGlite in temporary folders by default; with DATABASE_URL both parts use that
  * Postgres and leave their `bench-<id>@example.com` accounts and usage rows in it.
  */
@@ -413,14 +417,135 @@ async function throughputPart(quick: boolean, allowWrk: boolean): Promise<void> 
   }
 }
 
+/** A wrk script of wrong-password logins, each from a random address and for a random email. */
+const FLOOD_SCRIPT = `
+math.randomseed(os.time())
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) s401 = 0; s503 = 0; other = 0 end
+function request()
+  local ip = math.random(1, 223) .. "." .. math.random(0, 255) .. "." ..
+    math.random(0, 255) .. "." .. math.random(1, 254)
+  local body = '{"email":"flood-' .. math.random(1, 1000000000) ..
+    '@example.com","password":"wrong-password-123"}'
+  return wrk.format("POST", "/api/v1/platform/login",
+    { ["content-type"] = "application/json", ["x-forwarded-for"] = ip }, body)
+end
+function response(status, headers, body)
+  if status == 401 then s401 = s401 + 1 elseif status == 503 then s503 = s503 + 1
+  else other = other + 1 end
+end
+function done(summary, latency, requests)
+  local a, b, c = 0, 0, 0
+  for _, t in ipairs(threads) do a = a + t:get("s401"); b = b + t:get("s503"); c = c + t:get("other") end
+  io.write(string.format("STATUS 401=%d 503=%d other=%d\\n", a, b, c))
+end
+`;
+
+/** Starts a wrk login flood on `base` for `seconds`; resolves to its summary line. */
+async function loginFlood(base: string, connections: number, seconds: number) {
+  const tmp = await Deno.makeTempDir({ prefix: "bench-flood-" });
+  try {
+    await Deno.writeTextFile(join(tmp, "flood.lua"), FLOOD_SCRIPT);
+    const out = await new Deno.Command("wrk", {
+      args: ["-t2", `-c${connections}`, `-d${seconds}s`, "-s", join(tmp, "flood.lua"), base],
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    if (!out.success) throw new Error(`wrk flood failed: ${text}`);
+    const statuses = text.match(/STATUS (.*)/)?.[1];
+    if (!statuses) throw new Error(`wrk flood printed no status counts:\n${text}`);
+    const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN);
+    return { statuses, rps };
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+/** Part 3: runtime-route latency during a login flood, with the argon2 cap off and on. */
+async function loginFloodPart(quick: boolean, runs: number): Promise<void> {
+  if (!(await hasWrk())) throw new Error("--part login-flood needs wrk on PATH");
+  const [seconds, floodConnections, healthConnections] = quick ? [4, 64, 8] : [10, 128, 8];
+  console.log(
+    `\nPart 3: GET ${RUNTIME} (key) during a login flood (wrk -c${floodConnections} wrong-` +
+      `password logins, random X-Forwarded-For and email), health by wrk -c${healthConnections}` +
+      ` for ${seconds} s, serve/main.ts, ${DATABASE_URL ? "Postgres" : "PGlite"}`,
+  );
+  const variants = [
+    { label: "cap off (ARGON2_CONCURRENCY=0)", env: { ARGON2_CONCURRENCY: "0" } },
+    { label: "cap on (defaults)", env: {} as Record<string, string> },
+  ];
+  const rows: (string | number)[][] = [];
+  for (let run = 1; run <= runs; run++) {
+    for (const variant of variants) {
+      const tmp = await Deno.makeTempDir({ prefix: "bench-platform-flood-" });
+      const port = freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const env = {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: join(tmp, "data"),
+        ARTIFACTS_DIR: join(tmp, "artifacts"),
+        MAIL_OUTBOX_DIR: join(tmp, "outbox"),
+        BOOTSTRAP_ONET_DIR: FIXTURE_ONET,
+        LOG_LEVEL: "warn",
+        ARTIFACT_WATCH: "false",
+        MAIL_POLL_MS: "100",
+        TRUSTED_PROXY_HOPS: "1",
+        ...variant.env,
+      };
+      let server = startServer(env);
+      try {
+        await waitReady(server, base);
+        const email = `bench-${crypto.randomUUID().slice(0, 8)}@example.com`;
+        const send: Send = (path, init) => fetch(`${base}${path}`, init);
+        const { key } = await signUp(
+          send,
+          email,
+          () => tokenFromOutbox(env.MAIL_OUTBOX_DIR, email),
+        );
+        server = await raiseLimits(server, email, env);
+        const health = { connections: healthConnections, seconds, headers: {} };
+        const auth = { authorization: `Bearer ${key}` };
+        await wrkLoad(`${base}${RUNTIME}`, { ...health, seconds: 1, headers: auth });
+        const quiet = await wrkLoad(`${base}${RUNTIME}`, { ...health, headers: auth });
+        const flood = loginFlood(base, floodConnections, seconds + 3);
+        await new Promise((resolve) => setTimeout(resolve, 2000)); // let the flood build up
+        const loaded = await wrkLoad(`${base}${RUNTIME}`, { ...health, headers: auth });
+        const logins = await flood;
+        const peak = memoryOf(server.child.pid).peak;
+        rows.push([
+          `run ${run}: ${variant.label}`,
+          ms(quiet.p99, 2),
+          ms(loaded.p50, 2),
+          ms(loaded.p99, 2),
+          Math.round(loaded.rps),
+          Math.round(logins.rps),
+          mb(peak),
+        ]);
+        console.log(`  run ${run}, ${variant.label}: logins ${logins.statuses}`);
+        if (quiet.failures > 0 || loaded.failures > 0) throw new Error("health requests failed");
+      } finally {
+        await stopServer(server).catch(() => {});
+        await Deno.remove(tmp, { recursive: true });
+      }
+    }
+  }
+  table(
+    ["variant", "quiet p99", "flood p50", "flood p99", "health/s", "logins/s", "peak RSS"],
+    rows,
+  );
+}
+
 /** Parses the flags and runs the requested parts. */
 export async function main(args: string[]): Promise<void> {
   const quick = args.includes("--quick");
   const partIndex = args.indexOf("--part");
   const part = args.find((a) => a.startsWith("--part="))?.slice(7) ??
     (partIndex >= 0 ? args[partIndex + 1] : "all");
-  if (!["latency", "throughput", "all"].includes(part)) {
-    console.error(`bench:platform: --part must be latency, throughput or all, got "${part}"`);
+  if (!["latency", "throughput", "login-flood", "all"].includes(part)) {
+    console.error(
+      `bench:platform: --part must be latency, throughput, login-flood or all, got "${part}"`,
+    );
     Deno.exitCode = 64;
     return;
   }
@@ -428,6 +553,10 @@ export async function main(args: string[]): Promise<void> {
     `platform bench${quick ? " (--quick)" : ""}: deno ${Deno.version.deno}, ` +
       `${Deno.build.os} ${Deno.build.arch}, ${navigator.hardwareConcurrency} CPUs`,
   );
+  if (part === "login-flood") {
+    const runs = Number(args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 2);
+    return await loginFloodPart(quick, runs);
+  }
   if (part !== "throughput") await latencyPart(quick);
   if (part !== "latency") await throughputPart(quick, !args.includes("--no-wrk"));
 }

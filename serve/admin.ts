@@ -14,9 +14,12 @@ let database: Database | undefined;
 try {
   // Arguments first: a typo must not need (or wait for) the database.
   const command = parseAdminArgs(Deno.args);
-  database = await openDatabase(loadConfig(Deno.env.toObject()));
+  const config = loadConfig(Deno.env.toObject());
+  database = await openDatabase(config);
   await migrate(database);
-  const result = await runAdminCommand(database.db, command, new Date());
+  const result = await runAdminCommand(database.db, command, new Date(), {
+    purgeAfterDays: config.PURGE_AFTER_DAYS,
+  });
   console.log(JSON.stringify(result, null, 2));
 } catch (error) {
   if (error instanceof AdminUsageError && error.helpRequested) {

@@ -50,6 +50,16 @@ export const ConfigSchema = z.object({
   MANAGEMENT_TOKEN_TTL_SECONDS: int(60, 86_400).default(900),
   KEY_CACHE_TTL_MS: int(0, 60_000).default(5000),
   USAGE_FLUSH_MS: int(50, 60_000).default(1000),
+  // Password hashing (argon2id) at once per process, 0 for no cap; then a short queue, and
+  // past it (or past the wait) 503 with Retry-After. See serve/platform/password_gate.ts.
+  ARGON2_CONCURRENCY: int(0, 1024).default(Math.max(1, navigator.hardwareConcurrency)),
+  ARGON2_QUEUE: int(0, 10_000).default(32),
+  ARGON2_QUEUE_WAIT_MS: int(1, 60_000).default(1000),
+  // How often each instance runs the purge of lapsed registrations and expired tokens (one
+  // replica at a time, at most once per interval across them); 0 turns the timer off.
+  PURGE_INTERVAL_MS: int(0, 7 * 86_400_000).default(3_600_000),
+  // Days past expiry before a lapsed registration or a token is deleted.
+  PURGE_AFTER_DAYS: int(1, 3650).default(7),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   SMTP_URL: z
     .string()

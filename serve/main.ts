@@ -16,6 +16,7 @@ import { bootstrapEvidence } from "./workforce/bootstrap.ts";
 import { closePlatform, createPlatform, publicBaseUrl } from "./platform/mod.ts";
 import { fileTransport, smtpTransport } from "./email/mailer.ts";
 import { OutboxSender } from "./email/outbox.ts";
+import { PurgeTimer } from "./platform/purge.ts";
 
 let config: Config;
 try {
@@ -86,6 +87,12 @@ logger.info("email ready", {
   ...(transport.name === "file" ? { outbox_dir: config.MAIL_OUTBOX_DIR } : {}),
 });
 
+const purgeTimer = new PurgeTimer(database.db, logger, {
+  intervalMs: config.PURGE_INTERVAL_MS,
+  afterDays: config.PURGE_AFTER_DAYS,
+});
+purgeTimer.start();
+
 const app = createApp({ config, database, artifacts, logger, platform });
 const server = Deno.serve(
   {
@@ -110,6 +117,7 @@ async function shutdown(signal: string): Promise<void> {
   const grace = new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS));
   await Promise.race([server.shutdown(), grace]);
   await closePlatform(platform); // writes buffered usage records
+  await purgeTimer.stop();
   await outbox.stop();
   await transport.close();
   await artifacts.close();

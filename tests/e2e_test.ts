@@ -9,36 +9,43 @@ import { buildFixture, FIXTURE_ONET, variantRelease, waitFor } from "./helpers.t
 import { openPglite } from "../serve/stores/postgres.ts";
 
 const MAIN = new URL("../serve/main.ts", import.meta.url).pathname;
+const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+
+/** Calls `onLine` with each complete line of `stream`. */
+async function eachLine(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void) {
+  let buffer = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    buffer += chunk;
+    let newline;
+    while ((newline = buffer.indexOf("\n")) >= 0) {
+      onLine(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+    }
+  }
+  if (buffer !== "") onLine(buffer);
+}
 
 function startServer(env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN],
+    // The project's deno.json, wherever the tests run from: its settings shape the logs.
+    args: ["run", "-A", "--config", CONFIG, MAIN],
     env: { PORT: "0", HOST: "127.0.0.1", BOOTSTRAP_ONET_DIR: FIXTURE_ONET, ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   const lines: Record<string, unknown>[] = [];
-  const pump = (async () => {
-    let buffer = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let newline;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        try {
-          lines.push(JSON.parse(line));
-        } catch {
-          lines.push({ raw: line });
-        }
-      }
+  /** Every line exactly as written, per stream, for the one-JSON-object-a-line check. */
+  const raw = { stdout: [] as string[], stderr: [] as string[] };
+  const pump = eachLine(child.stdout, (line) => {
+    raw.stdout.push(line);
+    try {
+      lines.push(JSON.parse(line));
+    } catch {
+      lines.push({ raw: line });
     }
-  })();
-  const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  const drainStderr = (async () => {
-    for (;;) if ((await stderr.read()).done) break;
-  })();
-  return { child, lines, done: Promise.all([pump, drainStderr]) };
+  });
+  const drainStderr = eachLine(child.stderr, (line) => raw.stderr.push(line));
+  return { child, lines, raw, done: Promise.all([pump, drainStderr]) };
 }
 
 Deno.test("serve: first run builds the sample artifact, serves, swaps, refuses a twin, stops cleanly", async () => {
@@ -180,6 +187,71 @@ Deno.test("serve: register, verify from the .eml outbox, log in, create a key, c
     } finally {
       await database.close();
     }
+  } finally {
+    try {
+      server.child.kill("SIGKILL");
+    } catch { /* already exited */ }
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** Lines of `lines` that are not one JSON object each. */
+function notJsonObjects(lines: string[]): string[] {
+  return lines.filter((line) => {
+    try {
+      const value = JSON.parse(line);
+      return typeof value !== "object" || value === null || Array.isArray(value);
+    } catch {
+      return true;
+    }
+  });
+}
+
+Deno.test("serve: every line written while serving, on stdout and stderr, is one JSON object", async () => {
+  const root = await Deno.makeTempDir({ prefix: "test-e2e-" });
+  const env = {
+    DATA_DIR: `${root}/data`,
+    ARTIFACTS_DIR: `${root}/artifacts`,
+    MAIL_OUTBOX_DIR: `${root}/outbox`,
+  };
+  const server = startServer(env);
+  try {
+    await waitFor(() => server.lines.some((l) => l.msg === "listening"), 60_000);
+    const origin = String(server.lines.find((l) => l.msg === "listening")!.url);
+    // From here on; the first-run artifact build before it prints its progress as plain text.
+    const from = { stdout: server.raw.stdout.length, stderr: server.raw.stderr.length };
+    const statuses: number[] = [];
+    const send = async (path: string, init?: RequestInit) => {
+      const response = await fetch(`${origin}${path}`, init);
+      await response.body?.cancel();
+      statuses.push(response.status);
+    };
+    await send("/health/live");
+    await send("/openapi.json");
+    await send("/api/v1/health"); // 401
+    await send("/api/v1/no-such-route"); // 404
+    await send("/api/v1/platform/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    // A chunked body (no Content-Length): the body limit re-reads it into a new Request, which
+    // touches request.signal; with Deno's legacy abort that printed a plain-text notice.
+    const chunks = ['{"email":"ada@example.com",', '"password":"not-the-password-1"}'];
+    await send("/api/v1/platform/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: ReadableStream.from(chunks).pipeThrough(new TextEncoderStream()),
+    });
+    assert.deepEqual(statuses, [200, 200, 401, 404, 422, 401]);
+
+    server.child.kill("SIGTERM");
+    assert.equal((await server.child.status).code, 0);
+    await server.done;
+    assert.equal(server.lines.filter((l) => l.msg === "request").length, statuses.length);
+    assert.deepEqual(notJsonObjects(server.raw.stdout.slice(from.stdout)), []);
+    assert.deepEqual(notJsonObjects(server.raw.stderr.slice(from.stderr)), []);
+    assert.equal(server.lines.at(-1)?.msg, "stopped");
   } finally {
     try {
       server.child.kill("SIGKILL");

@@ -595,7 +595,7 @@ Deno.test("metering: route template, method, status (200 and 429), key and contr
         request_id: r.request_id,
         occurred_at: r.occurred_at.toISOString(),
       })),
-      responses.map((r) => ({
+      responses.slice(0, 2).map((r) => ({
         account_id: String(account.id),
         key_id: String(keyId),
         contract_id: String(contract.id),
@@ -607,6 +607,31 @@ Deno.test("metering: route template, method, status (200 and 429), key and contr
       })),
     );
     for (const row of rows) assert.ok(row.duration_ms >= 0);
+    // The refusal is counted for its key, contract, route, status and minute, not logged.
+    const counted = await t.database.db.selectFrom("usage_refusals").selectAll().execute();
+    assert.deepEqual(
+      counted.map((r) => ({
+        account_id: String(r.account_id),
+        key_id: String(r.key_id),
+        contract_id: String(r.contract_id),
+        method: r.method,
+        route: r.route,
+        status: r.status,
+        minute: r.minute.toISOString(),
+        requests: Number(r.requests),
+      })),
+      [{
+        account_id: String(account.id),
+        key_id: String(keyId),
+        contract_id: String(contract.id),
+        method: "GET",
+        route: HEALTH,
+        status: 429,
+        minute: START.toISOString(),
+        requests: 1,
+      }],
+    );
+    assert.ok(counted[0].duration_ms_total >= 0);
     const key_row = await t.database.db.selectFrom("api_keys").select("last_used_at")
       .executeTakeFirstOrThrow();
     assert.equal(key_row.last_used_at?.toISOString(), START.toISOString());
@@ -614,6 +639,57 @@ Deno.test("metering: route template, method, status (200 and 429), key and contr
     await t.cleanup();
   }
 });
+
+Deno.test("metering: a flood of refusals is counted in a few rows, and usage stays exact", () =>
+  withSharedDatabase(async (shared, clock) => {
+    const t = await testApp({
+      build: false,
+      database: shared.database,
+      clock: clock.now,
+      env: { BETA_RATE_PER_MINUTE: "2", USAGE_FLUSH_MS: "60000" },
+    });
+    try {
+      const { key, token } = await signUp(t);
+      const health = () => call(t, "GET", HEALTH, { bearer: key });
+      const seen: number[] = [];
+      // Minute one: 2 admitted, then 300 refused, with a flush halfway (the upsert adds up).
+      for (let i = 0; i < 152; i++) seen.push((await health()).status);
+      await t.platform.meter.flush();
+      for (let i = 0; i < 150; i++) seen.push((await health()).status);
+      await t.platform.meter.flush();
+      // Minute two: 2 admitted, 200 refused.
+      clock.advance(MINUTE);
+      for (let i = 0; i < 202; i++) seen.push((await health()).status);
+      assert.deepEqual(statuses(seen.map((status) => ({ status }))), { 200: 4, 429: 500 });
+
+      const daily = await call(t, "GET", "/api/v1/platform/usage/daily", { bearer: token });
+      assert.equal(daily.status, 200, JSON.stringify(daily.body));
+      assert.equal(daily.body.total_requests, 504);
+      const groups = daily.body.by_route as unknown as Record<string, unknown>[];
+      assert.deepEqual(
+        groups.map(({ method, route, status, requests }) => ({ method, route, status, requests })),
+        [
+          { method: "GET", route: HEALTH, status: 200, requests: 4 },
+          { method: "GET", route: HEALTH, status: 429, requests: 500 },
+        ],
+      );
+      for (const g of groups) assert.ok(Number(g.avg_duration_ms) >= 0);
+      const history = await call(t, "GET", "/api/v1/platform/usage", { bearer: token });
+      assert.equal(history.body.total_requests, 504);
+
+      const db = shared.database.db;
+      assert.equal(await countUsage(db), 4, "only admitted requests are rows of usage_records");
+      const counted = await db.selectFrom("usage_refusals").select(["minute", "requests"])
+        .orderBy("minute").execute();
+      assert.deepEqual(
+        counted.map((r) => [r.minute.toISOString(), Number(r.requests)]),
+        [[START.toISOString(), 300], [new Date(START.getTime() + MINUTE).toISOString(), 200]],
+        "one row per key, route, status and minute",
+      );
+    } finally {
+      await t.cleanup();
+    }
+  }));
 
 Deno.test("concurrency: a claim that fails in the database gives its slot back", async () => {
   const t = await testApp({ build: false, env: { BETA_CONCURRENCY: "1" } });

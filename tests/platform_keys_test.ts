@@ -354,7 +354,7 @@ Deno.test("openapi documents every platform route with its security scheme", () 
     for (const [method, path, scheme] of paths) {
       const op = doc.paths[path]?.[method];
       assert.ok(op, `${method} ${path} documented`);
-      assert.deepEqual(op.security ?? null, scheme ? [{ [scheme]: [] }] : null, path);
+      assert.deepEqual(op.security, scheme ? [{ [scheme]: [] }] : [], path);
     }
   }));
 

@@ -1,7 +1,8 @@
 /** The scheduled rebuild job: change detection, all-or-nothing promotion, pruning, rollback. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FIXTURE_EMBEDDINGS, FIXTURE_FEED, FIXTURE_ONET } from "./helpers.ts";
+import { FIXTURE_EMBEDDINGS, FIXTURE_FEED, FIXTURE_ONET, variantRelease } from "./helpers.ts";
+import { type Progress, silentProgress } from "../build/progress.ts";
 import { readRebuildConfig, rollback, runRebuild } from "../build/rebuild.ts";
 import { readPointer } from "../build/publish.ts";
 
@@ -96,6 +97,78 @@ Deno.test("rebuild: a failing build promotes nothing", async () => {
       /missing\.json/,
     );
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("rebuild: a failure in the last step of the last build promotes nothing, and the CLI exits non-zero", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "test-rebuild-" });
+  const release = await variantRelease("(rebuild late-failure variant)");
+  try {
+    const feed = join(dir, "feed.ndjson");
+    await Deno.copyFile(FIXTURE_FEED, feed);
+    const configPath = join(dir, "rebuild.json");
+    const write = (onet: string) =>
+      Deno.writeTextFile(
+        configPath,
+        JSON.stringify({
+          artifacts: "./artifacts",
+          taxonomy: { onet, embeddings: FIXTURE_EMBEDDINGS },
+          market: { postings: ["./feed.ndjson"] },
+        }),
+      );
+    await write(FIXTURE_ONET);
+    const config = await readRebuildConfig(configPath);
+    const first = await runRebuild(config);
+    const before = {
+      taxonomy: await readPointer(join(config.artifacts, "taxonomy")),
+      market: await readPointer(join(config.artifacts, "market")),
+    };
+    assert.deepEqual(before, { taxonomy: first[0].version, market: first[1].version });
+
+    // A changed release: the taxonomy builds (staged, not promoted), then the market build
+    // fails at its very last step, publishing. Nothing may move.
+    await write(release.dir);
+    let seen = 0;
+    const failing: Progress = {
+      ...silentProgress,
+      step(_i, _n, name) {
+        if (name === "publish" && ++seen === 2) throw new Error("injected: disk full at publish");
+      },
+    };
+    await assert.rejects(
+      async () => runRebuild(await readRebuildConfig(configPath), failing),
+      /injected/,
+    );
+    assert.equal(seen, 2, "the taxonomy published its staged version; the market failed");
+    assert.deepEqual({
+      taxonomy: await readPointer(join(config.artifacts, "taxonomy")),
+      market: await readPointer(join(config.artifacts, "market")),
+    }, before);
+
+    // The CLI: a failing build exits non-zero and leaves `current` alone.
+    await Deno.writeTextFile(
+      feed,
+      Array.from({ length: 5 }, () => JSON.stringify({ "@type": "JobPosting" })).join("\n"),
+    );
+    const cli = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../build/rebuild.ts", import.meta.url).pathname,
+        "--config",
+        configPath,
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.notEqual(cli.code, 0);
+    assert.deepEqual({
+      taxonomy: await readPointer(join(config.artifacts, "taxonomy")),
+      market: await readPointer(join(config.artifacts, "market")),
+    }, before);
+  } finally {
+    await release.cleanup();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -3,6 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/router.ts";
 import { ApiError, ERROR_CATALOG, type ErrorCode, problemResponses } from "../http/errors.ts";
 import { docsHtml, docsScript } from "./page.ts";
+import { assignOperationIds } from "./operation_ids.ts";
 
 /** Interface description version (spec section 9). */
 export const API_VERSION = "0.1.0";
@@ -35,6 +36,9 @@ const DESCRIPTION = [
   "GET /api/v1/platform/rate-limit-status reports the same counters.",
 ].join("\n\n");
 
+/** This service's license (README, "License"); the O*NET and BLS data carry their own terms. */
+const LICENSE = { name: "Apache License 2.0", identifier: "Apache-2.0" };
+
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
   "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; " +
   "frame-ancestors 'none'";
@@ -42,6 +46,7 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inl
 const problemType = createRoute({
   method: "get",
   path: "/problems/{code}",
+  security: [], // public
   tags: ["Meta"],
   summary: "Describe a problem type",
   description: "The `type` of every problem body points here.",
@@ -74,14 +79,21 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     bearerFormat: "JWT",
     description: "Management token from POST /api/v1/platform/login, for account routes.",
   });
-  app.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: { title: "Occupation Intelligence API", version: API_VERSION, description: DESCRIPTION },
-    servers: [{ url: new URL(c.req.url).origin }],
-  }));
-  app.use("/openapi.json", async (c, next) => {
-    await next();
+  // Generated on each request (it names this server's origin); ids filled in centrally.
+  app.get("/openapi.json", (c) => {
+    const document = app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: {
+        title: "Occupation Intelligence API",
+        version: API_VERSION,
+        description: DESCRIPTION,
+        license: LICENSE,
+      },
+      servers: [{ url: new URL(c.req.url).origin }],
+    });
+    assignOperationIds(document.paths ?? {});
     c.header("cache-control", "public, max-age=300");
+    return c.json(document);
   });
   app.get("/docs", (c) => {
     c.header("content-security-policy", CSP);

@@ -14,6 +14,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Kysely } from "kysely";
 import { type AppEnv, createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
+import { IDEMPOTENCY_DOC, idempotent } from "../http/idempotency.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { DB } from "../stores/schema.ts";
 import { withTaxonomy } from "../occupation/mod.ts";
@@ -129,6 +130,8 @@ export interface GroundingDeps {
   artifacts: ArtifactRegistry;
   runtime: MiddlewareHandler<AppEnv>;
   db: Kysely<DB>;
+  /** Encrypts the answers kept for Idempotency-Key replays. */
+  sealKey: CryptoKey;
   clock?: () => Date;
 }
 
@@ -251,7 +254,7 @@ export function groundingRoutes(deps: GroundingDeps) {
         retrieval: {
           method: "postgres_full_text",
           language: "english",
-          ranking: "ts_rank_cd",
+          ranking: "ts_rank",
           scope: "the account's active sources (optionally only source_ids)",
         },
         reports: {
@@ -285,7 +288,8 @@ export function groundingRoutes(deps: GroundingDeps) {
       description: "Needs the customer_grounding entitlement. Source states: active (retrieved) " +
         "-> disabled (kept, not retrieved) -> active; active or disabled -> deleted (a " +
         "tombstone: excluded from retrieval first, then its text removed; the record remains). " +
-        "A taken source_id is 409.",
+        "A taken source_id is 409. " + IDEMPOTENCY_DOC,
+      middleware: [deps.runtime, idempotent(deps.db, deps.sealKey, clock)],
       request: jsonBody(SourceCreateRequest),
       responses: { ...ok("The new source."), ...problemResponses(401, 403, 409, 422, 429) },
     }),
@@ -621,10 +625,13 @@ export function groundingRoutes(deps: GroundingDeps) {
           occupationView(artifact, { title: body.role_title, context: body.role_context ?? null }),
       );
       const focus = [...new Set((body.focus_areas ?? []).map((f) => f.trim()).filter(Boolean))];
+      // Retrieval terms: the role, its focus areas, the candidate occupations' titles and
+      // technologies. Generic O*NET skills (Speaking, Writing, ...) are left out of retrieval:
+      // they match most chunks of any corpus; the engine still matches them in what is found.
       const terms = [
         body.role_title,
         ...focus,
-        ...view.candidates.flatMap((cand) => [...cand.skills, ...cand.technologies]),
+        ...view.candidates.flatMap((cand) => [cand.title, ...cand.technologies]),
       ];
       const chunks = await store.search(tenant, terms, {
         sourceIds,

@@ -9,6 +9,42 @@ import { occupationDetails, occupationSkills } from "../occupation/queries.ts";
 import { assess } from "../occupation/engine/confidence.ts";
 import type { OccupationView } from "./types.ts";
 
+/** What the view reads of one occupation: fixed for a loaded artifact version. */
+interface OccupationContent {
+  skills: string[];
+  tasks: string[];
+  technologies: string[];
+}
+
+/**
+ * The content read per occupation, per loaded artifact (a new version is a new object, so a
+ * swapped artifact never serves the old content). Five DuckDB queries per candidate were most of
+ * the view's time; the taxonomy's content is immutable, so the cache changes no answer.
+ */
+const CONTENT_CACHE = new WeakMap<object, Map<string, OccupationContent>>();
+/** Occupations cached per artifact at most (the taxonomy has about a thousand). */
+const CONTENT_CACHE_SIZE = 2000;
+
+async function contentOf(
+  artifact: LoadedArtifact<TaxonomyData>,
+  code: string,
+): Promise<OccupationContent> {
+  let cache = CONTENT_CACHE.get(artifact.data);
+  if (!cache) CONTENT_CACHE.set(artifact.data, cache = new Map());
+  const hit = cache.get(code);
+  if (hit) return hit;
+  const details = await occupationDetails(artifact.connection, code);
+  const skills = await occupationSkills(artifact.connection, code, VIEW_BOUNDS.skills);
+  const content = {
+    skills: skills.map((s) => s.name),
+    tasks: details.tasks.slice(0, VIEW_BOUNDS.tasks),
+    technologies: details.technologies.slice(0, VIEW_BOUNDS.technologies).map((t) => t.name),
+  };
+  if (cache.size >= CONTENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(code, content);
+  return content;
+}
+
 /** Candidates kept, and the bounds of each candidate's lists. */
 export const VIEW_BOUNDS = { candidates: 3, skills: 15, tasks: 20, technologies: 30 };
 
@@ -30,16 +66,16 @@ export async function occupationView(
   const best = top[0]?.score ?? 0;
   const candidates = [];
   for (const [i, result] of top.entries()) {
-    const details = await occupationDetails(artifact.connection, result.onetCode);
-    const skills = await occupationSkills(artifact.connection, result.onetCode, VIEW_BOUNDS.skills);
+    const content = await contentOf(artifact, result.onetCode);
     candidates.push({
       onet_code: result.onetCode,
       title: result.title,
       // The first candidate carries the calibrated confidence; the others are scaled by score.
       score: Math.round((i === 0 ? confidence : confidence * (result.score / best)) * 1e4) / 1e4,
-      skills: skills.map((s) => s.name),
-      tasks: details.tasks.slice(0, VIEW_BOUNDS.tasks),
-      technologies: details.technologies.slice(0, VIEW_BOUNDS.technologies).map((t) => t.name),
+      // Copies: the report engine gets arrays it may not share with the next request.
+      skills: [...content.skills],
+      tasks: [...content.tasks],
+      technologies: [...content.technologies],
     });
   }
   return {

@@ -261,8 +261,9 @@ export class GroundingStore {
 
   /**
    * Full-text retrieval over the tenant's retrievable, unexpired chunks (optionally only some
-   * sources): websearch-style OR of the terms, English configuration, ranked by ts_rank_cd,
-   * then by source and position for a stable order.
+   * sources): websearch-style OR of the terms, English configuration, ranked by ts_rank
+   * (ts_rank_cd, which also weighs proximity, cost about 0.18 ms a matched row on PGlite,
+   * five times more), then by source and position for a stable order.
    */
   async search(
     account: string,
@@ -287,7 +288,7 @@ export class GroundingStore {
         "c.page",
         "c.text_sha256",
         "c.text",
-        sql<number>`ts_rank_cd(c.tsv, websearch_to_tsquery('english', ${query}))`.as("rank"),
+        sql<number>`ts_rank(c.tsv, websearch_to_tsquery('english', ${query}))`.as("rank"),
       ])
       .where("c.account_id", "=", account)
       .where("s.account_id", "=", account)

@@ -41,7 +41,7 @@ export interface RetrievedChunk {
   excerpt_sha256: string;
   /** The chunk text, for the engine only: never put into a response, trace or log. */
   text: string;
-  /** Full-text rank (ts_rank_cd), higher first. */
+  /** Full-text rank (ts_rank), higher first. */
   rank: number;
 }
 

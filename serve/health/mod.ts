@@ -37,6 +37,7 @@ const Ready = z
 const live = createRoute({
   method: "get",
   path: "/health/live",
+  security: [], // probes take no credential
   tags: ["Health"],
   summary: "Liveness",
   description: "200 while the process runs. No dependencies are checked.",
@@ -51,6 +52,7 @@ const live = createRoute({
 const ready = createRoute({
   method: "get",
   path: "/health/ready",
+  security: [], // probes take no credential
   tags: ["Health"],
   summary: "Readiness",
   description: "200 only when the database answers and every required artifact is loaded; " +

@@ -10,6 +10,10 @@ import { z } from "@hono/zod-openapi";
 export const ERROR_CATALOG = {
   validation_failed: { status: 422, title: "Request validation failed" },
   malformed_json: { status: 422, title: "Request body is not valid JSON" },
+  idempotency_key_reused: {
+    status: 422,
+    title: "Idempotency-Key already used with a different request",
+  },
   ingestion_failed: { status: 422, title: "Ingestion failed: the document gave no usable text" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
@@ -22,6 +26,7 @@ export const ERROR_CATALOG = {
   forbidden: { status: 403, title: "Not allowed" },
   rate_limited: { status: 429, title: "Too many requests" },
   not_ready: { status: 503, title: "Service not ready" },
+  overloaded: { status: 503, title: "Server busy" },
   internal_error: { status: 500, title: "Internal server error" },
 } as const;
 

@@ -69,8 +69,10 @@ export async function register(
   input: { email: string; password: string; full_name: string; company_name: string },
 ): Promise<typeof REGISTERED> {
   // Hash on every path (the cost a flood of sign-ups pays before its answer); the database
-  // work runs after the answer, so a taken email answers in the same time as a new one.
-  const passwordHash = await hashPassword(input.password);
+  // work runs after the answer, so a taken email answers in the same time as a new one. The
+  // hash waits for a turn at the password gate before anything is looked up, so its 503 (when
+  // the server is busy) says nothing about the email either.
+  const passwordHash = await ctx.passwordGate.run(() => hashPassword(input.password));
   const now = ctx.clock();
   await ctx.tasks.run("register", () => createAccount(ctx, input, passwordHash, now));
   return REGISTERED;
@@ -300,7 +302,7 @@ export async function resetPassword(
   if (!(await emailTokenHash(ctx.keys.emailTokenKey, "reset_password", token))) {
     return { status: "invalid_token" };
   }
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await ctx.passwordGate.run(() => hashPassword(newPassword));
   const now = ctx.clock();
   return await ctx.db.transaction().execute(async (trx) => {
     const result = await redeem(ctx, trx, "reset_password", token, now);
@@ -341,6 +343,9 @@ export async function login(
   password: string,
   clientAddress: string,
 ): Promise<IssuedToken> {
+  // A full password gate refuses before the throttle's two transactions (it says nothing
+  // about any account): under a flood, refusals then cost next to nothing.
+  ctx.passwordGate.refuseIfFull();
   const now = ctx.clock();
   const subjects = await loginSubjects(email, clientAddress);
   const claim = await claimAttempt(ctx.db, subjects, now);
@@ -352,10 +357,28 @@ export async function login(
       { "retry-after": String(Math.ceil(claim.wait / 1000)) },
     );
   }
-  const account = await ctx.db.selectFrom("accounts")
-    .select(["id", "password_hash", "status", "session_epoch"])
-    .where("email_key", "=", emailKey(email)).executeTakeFirst();
-  const passwordOk = await verifyPassword(account?.password_hash ?? null, password);
+  // A turn at the password gate comes before the account is looked up, so a 503 from a busy
+  // server is the same for every email; the refused attempt is given back, not counted.
+  let release: () => void;
+  try {
+    release = await ctx.passwordGate.acquire();
+  } catch (error) {
+    await settleAttempt(ctx.db, subjects, claim, now, true);
+    throw error;
+  }
+  const { account, passwordOk } = await (async () => {
+    try {
+      const account = await ctx.db.selectFrom("accounts")
+        .select(["id", "password_hash", "status", "session_epoch"])
+        .where("email_key", "=", emailKey(email)).executeTakeFirst();
+      return {
+        account,
+        passwordOk: await verifyPassword(account?.password_hash ?? null, password),
+      };
+    } finally {
+      release();
+    }
+  })();
   const success = account !== undefined && passwordOk && account.status === "verified";
   await settleAttempt(ctx.db, subjects, claim, now, success);
   if (!success) {

@@ -1,6 +1,6 @@
 /**
  * The operator commands behind `deno task admin`: change one account's contract (limits,
- * entitlements) or show it. Operators do this from a shell on the deployment, never over
+ * entitlements) or show it, or purge lapsed registrations and expired tokens now. Operators do this from a shell on the deployment, never over
  * HTTP, so no management endpoint can raise its own account's limits.
  */
 import { type Kysely, sql, type Transaction } from "kysely";
@@ -15,6 +15,7 @@ import {
 import { type Entitlement, ENTITLEMENTS, isEntitlement } from "./entitlements.ts";
 import { emailKey, normalizeEmail } from "./email_address.ts";
 import { keyView, listKeys } from "./api_keys.ts";
+import { purge, type PurgeCounts } from "./purge.ts";
 
 /** The limits an operator may set, with the bounds the configuration also enforces. */
 const LIMITS = {
@@ -36,13 +37,15 @@ export interface LimitChanges {
 export type AdminCommand =
   | { kind: "limits"; email: string; changes: LimitChanges }
   | { kind: "entitlements"; email: string; action: "add" | "remove"; entitlement: Entitlement }
-  | { kind: "show"; email: string };
+  | { kind: "show"; email: string }
+  | { kind: "purge"; afterDays: number | null };
 
 /** How to call the CLI; printed with every usage error. */
 export const ADMIN_USAGE = `usage:
   deno task admin limits --email <e> [--rate-per-minute N] [--monthly-quota N] [--concurrency N]
   deno task admin entitlements --email <e> --add <name> | --remove <name>
   deno task admin show --email <e>
+  deno task admin purge [--after-days N]
 
   limits        sets limits of the account's contract in force (give at least one):
                   --rate-per-minute 1..10000000, --monthly-quota 1..2000000000,
@@ -50,7 +53,10 @@ export const ADMIN_USAGE = `usage:
   entitlements  adds an entitlement to the contract in force, or removes it from the
                 contract and from every key bound to that contract
                 (names: ${ENTITLEMENTS.join(", ")})
-  show          prints the account, its contracts and its keys (never hashes)`;
+  show          prints the account, its contracts and its keys (never hashes)
+  purge         deletes lapsed registrations, email tokens and login-throttle entries past
+                their expiry by more than --after-days 1..3650 (default PURGE_AFTER_DAYS, 7),
+                as the server's timer does, and prints what it removed`;
 
 /** Bad command-line input; `message` says what is wrong, `usage` how to call the CLI. */
 export class AdminUsageError extends Error {
@@ -73,6 +79,7 @@ const FLAGS: Record<AdminCommand["kind"], readonly string[]> = {
   limits: ["email", ...Object.keys(LIMITS)],
   entitlements: ["email", "add", "remove"],
   show: ["email"],
+  purge: ["after-days"],
 };
 
 function isCommandName(name: string): name is AdminCommand["kind"] {
@@ -120,6 +127,14 @@ export function parseAdminArgs(args: string[]): AdminCommand {
   if (kind === undefined) throw new AdminUsageError("no command given");
   if (!isCommandName(kind)) throw new AdminUsageError(`unknown command "${kind}"`);
   const flags = readFlags(kind, rest);
+  if (kind === "purge") {
+    const raw = flags.get("after-days");
+    const days = raw === undefined ? null : /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+    if (days !== null && !(days >= 1 && days <= 3650)) {
+      throw new AdminUsageError(`--after-days must be an integer from 1 to 3650, got "${raw}"`);
+    }
+    return { kind, afterDays: days };
+  }
   const rawEmail = flags.get("email");
   if (rawEmail === undefined) throw new AdminUsageError("--email is required");
   const email = normalizeEmail(rawEmail);
@@ -190,18 +205,26 @@ export type AdminResult =
     current_contract_id: number | null;
     contracts: ContractView[];
     keys: KeyView[];
-  };
+  }
+  | { command: "purge"; at: string; after_days: number; removed: PurgeCounts };
 
 const CACHE_NOTE = "running servers pick this change up within their key-cache TTL " +
   "(KEY_CACHE_TTL_MS, 5 seconds by default); no restart is needed";
 
 /** Runs one command in one transaction and returns what it did. */
-export function runAdminCommand(
+export async function runAdminCommand(
   db: Kysely<DB>,
   command: AdminCommand,
   now: Date,
+  defaults: { purgeAfterDays: number } = { purgeAfterDays: 7 },
 ): Promise<AdminResult> {
-  return db.transaction().execute(async (trx) => {
+  if (command.kind === "purge") {
+    const afterDays = command.afterDays ?? defaults.purgeAfterDays;
+    const outcome = await purge(db, now, { afterDays });
+    if (!outcome.ran) throw new AdminError("a purge is running elsewhere right now; try again");
+    return { command: "purge", at: outcome.at, after_days: afterDays, removed: outcome.removed };
+  }
+  return await db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom("accounts")
       .select(["id", "email", "status", "created_at", "verified_at"])
       .where("email_key", "=", emailKey(command.email)).executeTakeFirst();

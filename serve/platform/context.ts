@@ -8,6 +8,7 @@ import type { KeyStore } from "./auth.ts";
 import type { LimitGate } from "../http/limits.ts";
 import type { UsageMeter } from "../http/metering.ts";
 import type { BackgroundTasks } from "./tasks.ts";
+import type { PasswordGate } from "./password_gate.ts";
 
 /** Settings taken from the configuration. */
 export interface PlatformSettings {
@@ -30,4 +31,6 @@ export interface PlatformContext {
   limits: LimitGate;
   meter: UsageMeter;
   tasks: BackgroundTasks;
+  /** The process-wide cap on concurrent password hashing. */
+  passwordGate: PasswordGate;
 }

@@ -13,6 +13,7 @@ import { LimitGate } from "../http/limits.ts";
 import { UsageMeter } from "../http/metering.ts";
 import { deriveKeys, loadRootSecret } from "./secrets.ts";
 import { BackgroundTasks } from "./tasks.ts";
+import { PasswordGate } from "./password_gate.ts";
 import type { PlatformContext } from "./context.ts";
 import { accountRoutes } from "./routes_account.ts";
 import { managementRoutes } from "./routes_manage.ts";
@@ -27,6 +28,9 @@ export type PlatformConfig = Pick<
   | "MANAGEMENT_TOKEN_TTL_SECONDS"
   | "KEY_CACHE_TTL_MS"
   | "USAGE_FLUSH_MS"
+  | "ARGON2_CONCURRENCY"
+  | "ARGON2_QUEUE"
+  | "ARGON2_QUEUE_WAIT_MS"
   | "PUBLIC_BASE_URL"
   | "HOST"
   | "PORT"
@@ -80,6 +84,11 @@ export async function createPlatform(options: {
     limits: new LimitGate(db, options.instanceId, clock),
     meter,
     tasks: new BackgroundTasks(logger),
+    passwordGate: new PasswordGate(
+      config.ARGON2_CONCURRENCY,
+      config.ARGON2_QUEUE,
+      config.ARGON2_QUEUE_WAIT_MS,
+    ),
   };
 }
 

@@ -45,6 +45,7 @@ export function clientAddress(c: Context, trustedHops: number): string {
 const registerRoute = createRoute({
   method: "post",
   path: "/api/v1/platform/register",
+  security: [], // public: no credential
   tags: TAG,
   summary: "Register an account",
   description: "Always answers 200 pending_verification, whether or not the email is taken, " +
@@ -53,13 +54,14 @@ const registerRoute = createRoute({
   request: jsonBody(RegisterRequest),
   responses: {
     200: jsonResponse(RegisterResponse, "Registration accepted."),
-    ...problemResponses(422, 429),
+    ...problemResponses(422, 429, 503),
   },
 });
 
 const loginRoute = createRoute({
   method: "post",
   path: "/api/v1/platform/login",
+  security: [], // public: no credential
   tags: TAG,
   summary: "Log in for a management token",
   description: "Returns a management token (JWT, 15 minutes by default) for a verified " +
@@ -68,12 +70,16 @@ const loginRoute = createRoute({
     "and Retry-After for 30 s, doubling per further failure up to 15 minutes, known email " +
     "or not.",
   request: jsonBody(LoginRequest),
-  responses: { 200: jsonResponse(LoginResponse, "Logged in."), ...problemResponses(401, 422, 429) },
+  responses: {
+    200: jsonResponse(LoginResponse, "Logged in."),
+    ...problemResponses(401, 422, 429, 503),
+  },
 });
 
 const verifyGet = createRoute({
   method: "get",
   path: "/api/v1/platform/verify-email",
+  security: [], // public: no credential
   tags: TAG,
   summary: "Verify an email address (link form)",
   description: "200 with status verified (Beta access provisioned when no active or trial " +
@@ -88,6 +94,7 @@ const verifyGet = createRoute({
 const verifyPost = createRoute({
   method: "post",
   path: "/api/v1/platform/verify-email",
+  security: [], // public: no credential
   tags: TAG,
   summary: "Verify an email address (compatibility form)",
   description: "As the GET form; the token must belong to the given email.",
@@ -101,6 +108,7 @@ const verifyPost = createRoute({
 const resendRoute = createRoute({
   method: "post",
   path: "/api/v1/platform/resend-verification",
+  security: [], // public: no credential
   tags: TAG,
   summary: "Send a new verification link",
   description: "Same answer for every email. A pending account gets a new link (earlier " +
@@ -112,6 +120,7 @@ const resendRoute = createRoute({
 const forgotRoute = createRoute({
   method: "post",
   path: "/api/v1/platform/forgot-password",
+  security: [], // public: no credential
   tags: TAG,
   summary: "Send a one-time password reset link",
   description: "Same answer for every email. An existing account gets a link valid for 1 " +
@@ -123,13 +132,17 @@ const forgotRoute = createRoute({
 const resetRoute = createRoute({
   method: "post",
   path: "/api/v1/platform/reset-password",
+  security: [], // public: no credential
   tags: TAG,
   summary: "Choose a new password with a reset token",
   description: "200 password_reset on success: every outstanding reset token and every " +
     "management token issued before it stop working, and a notice is emailed. A bad or used " +
     "token is 200 invalid_token, an old one 200 expired_token (as verify-email does).",
   request: jsonBody(ResetRequest),
-  responses: { 200: jsonResponse(ResetResponse, "Reset outcome."), ...problemResponses(422, 429) },
+  responses: {
+    200: jsonResponse(ResetResponse, "Reset outcome."),
+    ...problemResponses(422, 429, 503),
+  },
 });
 
 /** The account routes that need no credentials. */

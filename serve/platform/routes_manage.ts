@@ -3,6 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import { managementAuth } from "./auth.ts";
+import { IDEMPOTENCY_DOC, idempotent } from "../http/idempotency.ts";
 import type { PlatformContext } from "./context.ts";
 import {
   ApiKey,
@@ -28,6 +29,8 @@ const AUTH_ERRORS = [401, 403] as const;
 /** The management-token routes. */
 export function managementRoutes(ctx: PlatformContext) {
   const auth = managementAuth({ db: ctx.db, jwtSecret: ctx.keys.jwtSecret, clock: ctx.clock });
+  // Creating POSTs take an Idempotency-Key, scoped by the authenticated account.
+  const once = [auth, idempotent(ctx.db, ctx.keys.idempotencyKey, ctx.clock)];
   const managed = <P extends string, M extends "get" | "post">(
     method: M,
     path: P,
@@ -55,8 +58,9 @@ export function managementRoutes(ctx: PlatformContext) {
         "Create a runtime API key",
         "Bound to the contract in force. The raw key is in this response only; it is stored " +
           "as a SHA-256 hash. 403 when there is no contract in force or an entitlement is " +
-          "not in it; 409 when a live key has the name.",
+          "not in it; 409 when a live key has the name. " + IDEMPOTENCY_DOC,
       ),
+      middleware: once,
       request: jsonBody(CreateKeyRequest),
       responses: {
         200: jsonResponse(CreatedKey, "The new key."),
@@ -284,8 +288,9 @@ export function managementRoutes(ctx: PlatformContext) {
         "/api/v1/platform/feedback",
         "Feedback",
         "Send feedback",
-        "Management token only; runtime API keys are refused with 403.",
+        "Management token only; runtime API keys are refused with 403. " + IDEMPOTENCY_DOC,
       ),
+      middleware: once,
       request: jsonBody(FeedbackRequest),
       responses: {
         200: jsonResponse(Feedback, "Stored."),

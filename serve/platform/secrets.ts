@@ -16,6 +16,8 @@ export interface ServiceKeys {
   outboxKey: CryptoKey;
   /** HMAC key that signs list cursors (tamper-evident paging). */
   cursorKey: CryptoKey;
+  /** AES-GCM key that encrypts the answers kept for Idempotency-Key replays. */
+  idempotencyKey: CryptoKey;
 }
 
 const ROOT_NAME = "root_signing_secret";
@@ -85,6 +87,7 @@ export async function deriveKeys(rootSecret: string): Promise<ServiceKeys> {
     emailTokenKey: await derive(root, "email-token-v1", "hmac"),
     outboxKey: await derive(root, "email-outbox-v1", "aes"),
     cursorKey: await derive(root, "list-cursor-v1", "hmac"),
+    idempotencyKey: await derive(root, "idempotent-answers-v1", "aes"),
   };
 }
 

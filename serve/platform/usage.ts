@@ -1,6 +1,8 @@
 /**
  * Usage views over metered runtime requests, aggregated by route and status in UTC: the
- * current day, the current month, and a day-by-day history of the last 30 days.
+ * current day, the current month, and a day-by-day history of the last 30 days. Requests are
+ * read from usage_records (one row each) and refused ones from usage_refusals (counted per
+ * minute); the views add both, so their totals are exact.
  */
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../stores/schema.ts";
@@ -16,32 +18,68 @@ interface Group {
   avg_duration_ms: number;
 }
 
+type DayGroup = Group & { day: string };
+
+/**
+ * Requests per UTC day, method, route and status in [from, to): the requests recorded one by
+ * one (usage_records) plus the refusals counted per minute (usage_refusals). A minute lies
+ * within one day, so both add up exactly per day.
+ */
 async function grouped(db: Kysely<DB>, accountId: string, from: Date, to: Date) {
-  const rows = await db.selectFrom("usage_records")
+  const day = (column: string) =>
+    sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`.as("day");
+  const recorded = await db.selectFrom("usage_records")
     .select([
-      sql<string>`to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`.as("day"),
+      day("occurred_at"),
       "method",
       "route",
       "status",
       sql<string>`count(*)`.as("requests"),
-      sql<number>`avg(duration_ms)`.as("avg_duration_ms"),
+      sql<number>`sum(duration_ms)`.as("duration_total"),
     ])
     .where("account_id", "=", accountId).where("occurred_at", ">=", from)
     .where("occurred_at", "<", to)
     .groupBy(["day", "method", "route", "status"])
-    .orderBy("day").orderBy("route").orderBy("method").orderBy("status")
     .execute();
-  return rows.map((r) => ({
-    day: r.day,
-    method: r.method,
-    route: r.route,
-    status: Number(r.status),
-    requests: Number(r.requests),
-    avg_duration_ms: Math.round(Number(r.avg_duration_ms) * 1000) / 1000,
-  }));
+  const counted = await db.selectFrom("usage_refusals")
+    .select([
+      day("minute"),
+      "method",
+      "route",
+      "status",
+      sql<string>`sum(requests)`.as("requests"),
+      sql<number>`sum(duration_ms_total)`.as("duration_total"),
+    ])
+    .where("account_id", "=", accountId).where("minute", ">=", from).where("minute", "<", to)
+    .groupBy(["day", "method", "route", "status"])
+    .execute();
+  const by = new Map<string, DayGroup & { total: number }>();
+  for (const r of [...recorded, ...counted]) {
+    const status = Number(r.status);
+    const key = `${r.day}\u0000${r.route}\u0000${r.method}\u0000${status}`;
+    const g = by.get(key) ?? {
+      day: r.day,
+      method: r.method,
+      route: r.route,
+      status,
+      requests: 0,
+      avg_duration_ms: 0,
+      total: 0,
+    };
+    g.requests += Number(r.requests);
+    g.total += Number(r.duration_total);
+    by.set(key, g);
+  }
+  return [...by.values()].map(({ total, ...g }) => ({
+    ...g,
+    avg_duration_ms: Math.round((total / Math.max(1, g.requests)) * 1000) / 1000,
+  })).sort((a, b) =>
+    a.day.localeCompare(b.day) || a.route.localeCompare(b.route) ||
+    a.method.localeCompare(b.method) || a.status - b.status
+  );
 }
 
-function merge(rows: (Group & { day: string })[]): Group[] {
+function merge(rows: DayGroup[]): Group[] {
   const by = new Map<string, Group & { total: number }>();
   for (const r of rows) {
     const key = `${r.route}\u0000${r.method}\u0000${r.status}`;
@@ -93,7 +131,7 @@ export async function usageHistory(db: Kysely<DB>, accountId: string, now: Date)
   const to = new Date(dayStart(now).getTime() + 86_400_000);
   const from = new Date(to.getTime() - HISTORY_DAYS * 86_400_000);
   const rows = await grouped(db, accountId, from, to);
-  const days = new Map<string, (Group & { day: string })[]>();
+  const days = new Map<string, DayGroup[]>();
   for (const r of rows) days.set(r.day, [...(days.get(r.day) ?? []), r]);
   return {
     from: from.toISOString(),

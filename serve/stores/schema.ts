@@ -116,6 +116,26 @@ export interface UsageRecordsTable {
   occurred_at: Date;
 }
 
+/** Refused runtime requests, counted per key, contract, route, status and UTC minute. */
+export interface UsageRefusalsTable {
+  account_id: string;
+  key_id: string;
+  contract_id: string;
+  method: string;
+  route: string;
+  status: number;
+  minute: Date;
+  requests: string;
+  duration_ms_total: number;
+}
+
+/** When each maintenance job last ran, across every replica, and what it did. */
+export interface MaintenanceRunsTable {
+  job: string;
+  last_run_at: Date;
+  last_result: ColumnType<unknown, string, string>;
+}
+
 /** Feedback sent by an account. */
 export interface FeedbackTable {
   id: Generated<string>;
@@ -257,6 +277,20 @@ export interface GroundingReportsTable {
   created_at: Date;
 }
 
+/** Idempotency keys of creating POSTs: the first answer, replayed for 24 hours. */
+export interface IdempotencyKeysTable {
+  account_id: string;
+  idempotency_key: string;
+  method: string;
+  path: string;
+  request_sha256: string;
+  response_status: number | null;
+  response_type: string | null;
+  response_body: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   artifact_activations: ArtifactActivationsTable;
@@ -268,6 +302,8 @@ export interface DB {
   rate_counters: RateCountersTable;
   concurrency_leases: ConcurrencyLeasesTable;
   usage_records: UsageRecordsTable;
+  usage_refusals: UsageRefusalsTable;
+  maintenance_runs: MaintenanceRunsTable;
   feedback: FeedbackTable;
   login_throttle: LoginThrottleTable;
   email_outbox: EmailOutboxTable;
@@ -278,4 +314,5 @@ export interface DB {
   grounding_ingestion_runs: GroundingIngestionRunsTable;
   grounding_traces: GroundingTracesTable;
   grounding_reports: GroundingReportsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -10,6 +10,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Kysely } from "kysely";
 import { type AppEnv, createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
+import { IDEMPOTENCY_DOC, idempotent } from "../http/idempotency.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { DB } from "../stores/schema.ts";
 import { EVIDENCE } from "../../build/evidence/pipeline.ts";
@@ -269,6 +270,8 @@ export interface WorkforceDeps {
   runtime: MiddlewareHandler<AppEnv>;
   db: Kysely<DB>;
   cursorKey: CryptoKey;
+  /** Encrypts the answers kept for Idempotency-Key replays. */
+  sealKey: CryptoKey;
   clock?: () => Date;
 }
 
@@ -433,7 +436,8 @@ export function workforceRoutes(deps: WorkforceDeps) {
         "new pack is 201; the same request again is 200 with the same id and body. When a " +
         "reviewed snapshot the request needs is missing (a vintage, a geography, or a " +
         "suppressed estimate a section requires) the answer is 409 `evidence_unavailable` " +
-        "listing each in `unavailable`. An unknown SOC code is 422.",
+        "listing each in `unavailable`. An unknown SOC code is 422. " + IDEMPOTENCY_DOC,
+      middleware: [runtime, idempotent(deps.db, deps.sealKey, clock)],
       request: jsonBody(PackCreateRequest),
       responses: {
         201: jsonResponse(PackResource, "A new pack."),
