@@ -18,7 +18,7 @@ import {
   TAXONOMY_SCHEMA_VERSION,
 } from "./manifest.ts";
 import { sha256File, sha256Hex } from "./hash.ts";
-import { publishVersion } from "./publish.ts";
+import { writeManifestAndPublish } from "./publish.ts";
 import { type Progress, silentProgress } from "./progress.ts";
 import { NORMALIZER_VERSION } from "../serve/text/normalize.ts";
 
@@ -185,16 +185,14 @@ export async function buildTaxonomy(
       content_hash: contentHash,
       attribution: attributionText(release.version),
     };
-    await Deno.writeTextFile(
-      join(buildDir, "manifest.json"),
-      JSON.stringify(manifest, null, 2) + "\n",
+    return await writeManifestAndPublish(
+      artifactDir,
+      buildDir,
+      manifest,
+      options.promote ?? true,
+      progress,
+      (name) => progress.step(++n, total, name),
     );
-    progress.done(version);
-
-    progress.step(++n, total, "publish");
-    const published = await publishVersion(artifactDir, buildDir, version, options.promote ?? true);
-    progress.done(published.reused ? "identical version already published; pointer moved" : "ok");
-    return { version, dir: published.dir, manifest, reused: published.reused };
   } catch (error) {
     await Deno.remove(buildDir, { recursive: true }).catch(() => {});
     throw error;

@@ -4,6 +4,8 @@
  * a reader sees either the old or the new version, never a half-written one.
  */
 import { join } from "node:path";
+import type { Manifest } from "./manifest.ts";
+import type { Progress } from "./progress.ts";
 
 /** Name of the pointer file inside an artifact's folder. */
 export const POINTER_FILE = "current";
@@ -113,4 +115,27 @@ export async function pruneVersions(artifactDir: string, keep: number): Promise<
     removed.push(version.name);
   }
   return removed;
+}
+
+/**
+ * The common end of every build: writes manifest.json into the build folder, then publishes
+ * it as the manifest's version (the "publish" step is announced through `step`).
+ */
+export async function writeManifestAndPublish(
+  artifactDir: string,
+  buildDir: string,
+  manifest: Manifest,
+  promote: boolean,
+  progress: Progress,
+  step: (name: string) => void,
+): Promise<{ version: string; dir: string; manifest: Manifest; reused: boolean }> {
+  await Deno.writeTextFile(
+    join(buildDir, "manifest.json"),
+    JSON.stringify(manifest, null, 2) + "\n",
+  );
+  progress.done(manifest.version);
+  step("publish");
+  const published = await publishVersion(artifactDir, buildDir, manifest.version, promote);
+  progress.done(published.reused ? "identical version already published" : "ok");
+  return { version: manifest.version, dir: published.dir, manifest, reused: published.reused };
 }

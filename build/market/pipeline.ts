@@ -14,7 +14,7 @@ import {
   parseManifest,
 } from "../manifest.ts";
 import { sha256File, sha256Hex } from "../hash.ts";
-import { publishVersion, readPointer } from "../publish.ts";
+import { readPointer, writeManifestAndPublish } from "../publish.ts";
 import { type Progress, silentProgress } from "../progress.ts";
 import { buildCheckedTables } from "../steps/sql.ts";
 import type { TableSpec } from "../steps/tables.ts";
@@ -449,16 +449,14 @@ export async function buildMarket(
         " Posting counts are scoped, directional signals from the listed feeds, not totals.",
       market: details,
     };
-    await Deno.writeTextFile(
-      join(buildDir, "manifest.json"),
-      JSON.stringify(manifest, null, 2) + "\n",
+    return await writeManifestAndPublish(
+      artifactDir,
+      buildDir,
+      manifest,
+      options.promote ?? true,
+      progress,
+      (name) => progress.step(++n, total, name),
     );
-    progress.done(version);
-
-    progress.step(++n, total, "publish");
-    const published = await publishVersion(artifactDir, buildDir, version, options.promote ?? true);
-    progress.done(published.reused ? "identical version already published" : "ok");
-    return { version, dir: published.dir, manifest, reused: published.reused };
   } catch (error) {
     await Deno.remove(buildDir, { recursive: true }).catch(() => {});
     throw error;
