@@ -15,8 +15,10 @@ const HEADER =
 
 /** The text of client/schema.d.ts for `document`. */
 export async function generateTypes(document: Record<string, unknown>): Promise<string> {
+  // Request fields with a default (candidates' limit, say) are optional for the caller: the
+  // generator's default (defaultNonNullable) would make them required in the types.
   // deno-lint-ignore no-explicit-any
-  const ast = await openapiTS(document as any, { alphabetize: false });
+  const ast = await openapiTS(document as any, { alphabetize: false, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
 

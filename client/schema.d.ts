@@ -1343,7 +1343,7 @@ export interface components {
              * @default other
              * @enum {string}
              */
-            category: "accuracy" | "bug" | "data_quality" | "documentation" | "feature_request" | "other";
+            category?: "accuracy" | "bug" | "data_quality" | "documentation" | "feature_request" | "other";
             message: string;
             rating?: number;
             /** @description The X-Request-Id of the response this is about. */
@@ -1414,7 +1414,7 @@ export interface components {
              * @description 1-10, default 5.
              * @default 5
              */
-            limit: number;
+            limit?: number;
         };
         JobAnalysis: {
             /** @description Up to 5, best first; empty when the input grounds nothing. */
@@ -1490,7 +1490,7 @@ export interface components {
              * @description Adds `confidence_debug` and `decision` to the response.
              * @default false
              */
-            debug: boolean;
+            debug?: boolean;
         };
         JobClassification: {
             occupation: {
@@ -1956,11 +1956,11 @@ export interface components {
             /** @description Your id for the source, 1-200 characters without control characters or '/'; unique in your account (409 if taken). Generated (src_ + 24 hex) when absent. */
             source_id?: string | null;
             /** @default customer_text */
-            source_type: string;
+            source_type?: string;
             title: string;
             owner?: string | null;
             /** @default customer_private */
-            permissions_scope: string;
+            permissions_scope?: string;
             /** @description short_lived (default: text kept 30 days after each ingest), standard (365 days) or regulated (7 years); any other class is kept as short_lived. */
             retention_class?: string | null;
             /** @description Free-form JSON object, stored as given (at most 16 KB serialised). */
@@ -1978,7 +1978,7 @@ export interface components {
              * @description text/markdown (default) or text/plain, optionally with a charset=utf-8 parameter.
              * @default text/markdown
              */
-            content_type: string;
+            content_type?: string;
             version_label?: string | null;
             /** @description Free-form JSON object, stored as given (at most 16 KB serialised). */
             metadata?: {
@@ -2225,12 +2225,12 @@ export interface components {
              * @description Evidence references kept per statement.
              * @default 5
              */
-            top_k: number;
+            top_k?: number;
             /**
              * @description Return the decision passport (DecisionPassportV1); null otherwise.
              * @default false
              */
-            include_passport: boolean;
+            include_passport?: boolean;
         };
     };
     responses: never;

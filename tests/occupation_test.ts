@@ -1,7 +1,10 @@
 /** Occupation summary and profile: shapes, ordering, codes, auth, on the fixture release. */
 import assert from "node:assert/strict";
-import { testApp } from "./helpers.ts";
-import { call, signUp } from "./platform.ts";
+import { buildFixture, testApp, variantRelease } from "./helpers.ts";
+import type { TaxonomyData } from "../serve/occupation/artifact.ts";
+import { occupationDetails, occupationSkills } from "../serve/occupation/queries.ts";
+import { answersOf } from "../serve/occupation/answers.ts";
+import { call, signUp, type TestApp } from "./platform.ts";
 
 Deno.test("occupation summary and profile from the taxonomy artifact", async () => {
   const t = await testApp();
@@ -64,6 +67,94 @@ Deno.test("occupation summary and profile from the taxonomy artifact", async () 
       403,
     );
   } finally {
+    await t.cleanup();
+  }
+});
+
+/** The summary and profile as the routes built them from DuckDB on every request. */
+async function fromDuckDb(t: TestApp, code: string) {
+  const answer = await t.artifacts.use<TaxonomyData, [string, string]>(
+    "taxonomy",
+    async ({ data, connection }) => {
+      const title = data.occupations.get(code)!.title;
+      const top = await occupationSkills(connection, code, 10);
+      const skills = await occupationSkills(connection, code);
+      const details = await occupationDetails(connection, code);
+      return [
+        JSON.stringify({
+          onet_code: code,
+          title,
+          top_skills: top.map((s) => ({
+            skill_name: s.name,
+            importance: s.importance,
+            level: s.level,
+          })),
+          taxonomy_version: data.release,
+        }),
+        JSON.stringify({
+          occupation: { onet_code: code, title, description: details.description },
+          skills,
+          technologies: details.technologies,
+          tasks: details.tasks,
+          related_occupations: details.related,
+          taxonomy_version: data.release,
+          attribution: data.attribution,
+        }),
+      ];
+    },
+  );
+  return answer!;
+}
+
+async function rawGet(t: TestApp, path: string, key: string) {
+  const response = await t.app.request(path, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(response.status, 200, path);
+  assert.equal(response.headers.get("content-type"), "application/json");
+  return await response.text();
+}
+
+Deno.test("summary and profile from memory: the DuckDB answers byte for byte, per version", async () => {
+  const t = await testApp();
+  const variant = await variantRelease("(second version)");
+  try {
+    const { key } = await signUp(t);
+    const current = async () =>
+      (await t.artifacts.use<TaxonomyData, TaxonomyData>("taxonomy", ({ data }) => data))!;
+    const all = [...(await current()).occupations.keys()];
+    assert.ok(all.length >= 8);
+    // Eight codes across the release (the key's rate limit allows about 40 requests here).
+    const codes = Array.from({ length: 8 }, (_, i) => all[Math.floor((i * all.length) / 8)]);
+    const [summary0] = await fromDuckDb(t, codes[0]);
+    // The first request reads its code and starts the fill of every answer of the version.
+    assert.equal(await rawGet(t, `/api/v1/occupation/${codes[0]}`, key), summary0);
+    const cache = answersOf(await current());
+    assert.ok(cache.fill, "the first request started the fill");
+    await cache.fill;
+    assert.ok(cache.bytes > 0);
+    for (const code of codes) {
+      const [summary, profile] = await fromDuckDb(t, code);
+      assert.equal(await rawGet(t, `/api/v1/occupation/${code}`, key), summary, code);
+      assert.equal(await rawGet(t, `/api/v1/occupation/profile/${code}`, key), profile, code);
+    }
+
+    // A hot swap to another version answers from that version, never from the old cache.
+    const before = JSON.parse(await rawGet(t, `/api/v1/occupation/profile/${codes[0]}`, key));
+    assert.doesNotMatch(before.occupation.description, /\(second version\)/);
+    const v2 = await buildFixture(t.artifactsDir, variant.dir);
+    await t.artifacts.reload("taxonomy");
+    assert.equal(t.artifacts.status()[0].version, v2.version);
+    const [, expected] = await fromDuckDb(t, codes[0]);
+    const after = await rawGet(t, `/api/v1/occupation/profile/${codes[0]}`, key);
+    assert.equal(after, expected);
+    assert.match(JSON.parse(after).occupation.description, /\(second version\)$/);
+    assert.notEqual(answersOf(await current()), cache);
+    await answersOf(await current()).fill;
+    for (const code of codes.slice(1, 4)) {
+      const [, profile] = await fromDuckDb(t, code);
+      assert.equal(await rawGet(t, `/api/v1/occupation/profile/${code}`, key), profile, code);
+    }
+  } finally {
+    await variant.cleanup();
     await t.cleanup();
   }
 });

@@ -83,7 +83,8 @@ export async function loadTaxonomy(
     attribution: String(attribution.getRows()[0]?.[0] ?? manifest.attribution),
     occupations,
     related,
-    engine: new OccupationIndex(await readIndexSource(connection)),
+    // Built in slices that yield to the event loop: the full taxonomy takes over a second.
+    engine: await OccupationIndex.buildAsync(await readIndexSource(connection)),
     calibrations,
   };
 }

@@ -72,8 +72,8 @@ function engineOf(
     rank(title: string, description: string | undefined): Ranking {
       // Long descriptions are not cached: they rarely repeat and would make the cache's memory
       // depend on what clients send (10,000 entries of 20,000 characters).
-      const cacheable = (description?.length ?? 0) <= CACHED_DESCRIPTION_MAX;
-      const key = JSON.stringify([title, description ?? null]);
+      const cacheable = cache.size > 0 && (description?.length ?? 0) <= CACHED_DESCRIPTION_MAX;
+      const key = cacheable ? JSON.stringify([title, description ?? null]) : "";
       let ranking = cacheable ? cache.get(key) : undefined;
       if (!ranking) {
         ranking = data.engine.rank({ title, description }, {

@@ -4,13 +4,15 @@
  * a well-formed one the served release does not have is 404.
  */
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type AppEnv, createRouter, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import type { ArtifactRegistry, LoadedArtifact } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "./artifact.ts";
 import { OccupationProfile, OccupationSummary, OnetCodeParam } from "./schemas.ts";
-import { occupationDetails, occupationSkills } from "./queries.ts";
+import { answersOf, profileOf, startFill, summaryOf } from "./answers.ts";
+
+const JSON_TYPE = { "content-type": "application/json" };
 
 /** Runs fn on the taxonomy version this request leases; 503 when none is loaded. */
 export async function withTaxonomy<R>(
@@ -30,6 +32,22 @@ function occupationOr404(taxonomy: TaxonomyData, code: string) {
     throw new ApiError("not_found", `O*NET ${taxonomy.release} has no occupation with this code`);
   }
   return occupation;
+}
+
+/** The version's cached body of a read route (404 first when the release lacks the code). */
+async function answer(
+  c: Context<AppEnv>,
+  artifacts: ArtifactRegistry,
+  data: TaxonomyData,
+  code: string,
+  [key, build]: readonly [string, () => Promise<unknown>],
+) {
+  occupationOr404(data, code);
+  const cache = answersOf(data);
+  // A failed fill (the version closed under it) only means misses keep reading their code.
+  if (!cache.fill) startFill(artifacts, data).catch(() => {});
+  const body = await cache.get(key, build);
+  return c.body(body, 200, JSON_TYPE);
 }
 
 /** The occupation routes. */
@@ -55,21 +73,10 @@ export function occupationRoutes(artifacts: ArtifactRegistry, runtime: Middlewar
       },
     }),
     (c) =>
-      withTaxonomy(artifacts, async ({ data, connection }) => {
+      withTaxonomy(artifacts, ({ data, connection }) => {
         const { onet_code } = c.req.valid("param");
-        const occupation = occupationOr404(data, onet_code);
-        const skills = await occupationSkills(connection, onet_code, 10);
-        return c.json({
-          onet_code,
-          title: occupation.title,
-          top_skills: skills.map((s) => ({
-            skill_name: s.name,
-            importance: s.importance,
-            level: s.level,
-          })),
-          taxonomy_version: data.release,
-        }, 200);
-      }),
+        return answer(c, artifacts, data, onet_code, summaryOf(connection, data, onet_code));
+      }) as never,
   );
 
   router.openapi(
@@ -85,21 +92,10 @@ export function occupationRoutes(artifacts: ArtifactRegistry, runtime: Middlewar
       },
     }),
     (c) =>
-      withTaxonomy(artifacts, async ({ data, connection }) => {
+      withTaxonomy(artifacts, ({ data, connection }) => {
         const { onet_code } = c.req.valid("param");
-        const occupation = occupationOr404(data, onet_code);
-        const skills = await occupationSkills(connection, onet_code);
-        const details = await occupationDetails(connection, onet_code);
-        return c.json({
-          occupation: { onet_code, title: occupation.title, description: details.description },
-          skills,
-          technologies: details.technologies,
-          tasks: details.tasks,
-          related_occupations: details.related,
-          taxonomy_version: data.release,
-          attribution: data.attribution,
-        }, 200);
-      }),
+        return answer(c, artifacts, data, onet_code, profileOf(connection, data, onet_code));
+      }) as never,
   );
   return router;
 }

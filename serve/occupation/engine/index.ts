@@ -174,6 +174,8 @@ const SHORTLIST = 40;
 const SEMANTIC_SHORTLIST = 8;
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
+/** Tells the constructor to leave the build steps to {@linkcode OccupationIndex.buildAsync}. */
+const DEFERRED: unique symbol = Symbol("deferred build");
 
 /** An in-memory occupation index. */
 export class OccupationIndex {
@@ -181,37 +183,36 @@ export class OccupationIndex {
   readonly hasVectors: boolean;
   readonly #terms = new Map<string, number>();
   readonly #occIndex = new Map<string, number>();
-  readonly #titleIdf: Float64Array;
-  readonly #titlePostings: Int32Array[];
-  readonly #titleOcc: Int32Array;
-  readonly #titleKind: Uint8Array;
-  readonly #titleText: string[];
-  readonly #titleNorm: string[];
-  readonly #titleHead: string[];
+  #titleIdf!: Float64Array;
+  #titlePostings!: Int32Array[];
+  #titleOcc!: Int32Array;
+  #titleKind!: Uint8Array;
+  #titleText!: string[];
+  #titleNorm!: string[];
+  #titleHead!: string[];
   /** Role head of each title as a number (-1 when it has none), for fast comparison. */
-  readonly #titleHeadId: Int32Array;
+  #titleHeadId!: Int32Array;
   readonly #headIds = new Map<string, number>();
-  readonly #titleWeight: Float64Array;
-  readonly #heads: Set<string>;
-  readonly #primaryTerms: Set<string>[];
-  readonly #primaryNorm: string[];
+  #titleWeight!: Float64Array;
+  #heads!: Set<string>;
+  #primaryTerms!: Set<string>[];
+  #primaryNorm!: string[];
   /** term -> [occ, tfDescription, tfTasks, ...] flattened. */
   readonly #textPostings = new Map<string, Int32Array>();
-  readonly #textLength: Float64Array;
-  readonly #textAvg: number;
+  #textLength!: Float64Array;
+  #textAvg!: number;
   readonly #vectorIndex = new Map<string, number>();
-  readonly #vectors: WordVectors | null;
-  readonly #occVectors: Float32Array | null = null;
-  #titleVectors: Float32Array | null = null;
-  readonly #prototypes: Float32Array | null = null;
-  readonly #groups: Int32Array[] | null = null;
-  readonly #groupCentres: Float32Array | null = null;
-  readonly #prototypeOffsets: Int32Array | null = null;
-  readonly #titlesByOcc: Int32Array[];
+  #vectors!: WordVectors | null;
+  #occVectors: Float32Array | null = null;
+  #prototypes: Float32Array | null = null;
+  #groups: Int32Array[] | null = null;
+  #groupCentres: Float32Array | null = null;
+  #prototypeOffsets: Int32Array | null = null;
+  #titlesByOcc!: Int32Array[];
   /** term id -> [occupation, number of its titles with the term, ...] flattened. */
-  readonly #occPostings: Int32Array[];
-  readonly #avgIdf: number;
-  readonly #sortedTerms: string[];
+  #occPostings!: Int32Array[];
+  #avgIdf!: number;
+  #sortedTerms!: string[];
   /** "term term" -> [occupation, number of its titles with the pair, ...] flattened. */
   readonly #pairPostings = new Map<string, Int32Array>();
   /** crude stem -> [occupation, number of its titles with a word of that stem, ...]. */
@@ -219,9 +220,9 @@ export class OccupationIndex {
 
   readonly #w: RankerWeights;
   /** Per occupation: technology then skill names with their index terms (for matching_skills). */
-  readonly #skillTerms: [string, string[]][][];
-  readonly #matched: Float64Array;
-  readonly #work: {
+  #skillTerms!: [string, string[]][][];
+  #matched!: Float64Array;
+  #work!: {
     titleScore: Float64Array;
     bestTitle: Int32Array;
     exactOcc: Uint8Array;
@@ -233,13 +234,53 @@ export class OccupationIndex {
     semantic: Float64Array;
     centroid: Float64Array;
   };
-  readonly #touched: Int32Array;
+  #touched!: Int32Array;
 
-  constructor(source: IndexSource, weights: Readonly<RankerWeights> = DEFAULT_WEIGHTS) {
+  /** Builds the index synchronously (the calibration fit, the quality bench and tests). */
+  constructor(source: IndexSource, weights?: Readonly<RankerWeights>);
+  /** @internal With DEFERRED the steps are left to the caller (see {@linkcode buildAsync}). */
+  constructor(source: IndexSource, weights: Readonly<RankerWeights>, deferred: typeof DEFERRED);
+  constructor(
+    source: IndexSource,
+    weights: Readonly<RankerWeights> = DEFAULT_WEIGHTS,
+    deferred?: typeof DEFERRED,
+  ) {
     this.#w = { ...weights };
     this.occupations = [...source.occupations].sort((a, b) => a.onetCode < b.onetCode ? -1 : 1);
+    for (const [i, o] of this.occupations.entries()) this.#occIndex.set(o.onetCode, i);
+    this.hasVectors = source.vectors !== null && source.vectors.terms.length > 0;
+    if (deferred !== DEFERRED) {
+      for (const _ of this.#build(source)) {
+        /* every step, at once */
+      }
+    }
+  }
+
+  /**
+   * Builds the same index as the constructor in slices of about `sliceMs` of work, pausing
+   * between them (a macrotask by default), so a server loading a new version keeps answering:
+   * the full taxonomy takes over a second of CPU.
+   */
+  static async buildAsync(
+    source: IndexSource,
+    options: { weights?: Readonly<RankerWeights>; sliceMs?: number; pause?: () => Promise<void> } =
+      {},
+  ): Promise<OccupationIndex> {
+    const sliceMs = options.sliceMs ?? 8;
+    const pause = options.pause ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
+    const index = new OccupationIndex(source, options.weights ?? DEFAULT_WEIGHTS, DEFERRED);
+    let sliceStart = performance.now();
+    for (const _ of index.#build(source)) {
+      if (performance.now() - sliceStart < sliceMs) continue;
+      await pause();
+      sliceStart = performance.now();
+    }
+    return index;
+  }
+
+  /** The build steps; yields every few hundred items so a caller can pause between slices. */
+  *#build(source: IndexSource): Generator<void, void, void> {
     const occIndex = this.#occIndex;
-    for (const [i, o] of this.occupations.entries()) occIndex.set(o.onetCode, i);
     const titles = source.titles.filter((t) => occIndex.has(t.onetCode));
     const n = titles.length;
     this.#titleOcc = new Int32Array(n);
@@ -255,7 +296,8 @@ export class OccupationIndex {
     const occsOfTerm = new Map<string, number[]>();
     const occsOfPair = new Map<string, number[]>();
     const byOcc: number[][] = this.occupations.map(() => []);
-    titles.forEach((t, i) => {
+    for (let i = 0; i < n; i++) {
+      const t = titles[i];
       const occ = occIndex.get(t.onetCode)!;
       this.#titleOcc[i] = occ;
       this.#titleKind[i] = TITLE_KINDS.indexOf(t.kind);
@@ -276,16 +318,25 @@ export class OccupationIndex {
         if (list) list.push(occ);
         else occsOfPair.set(pair, [occ]);
       }
-    });
-    for (const [pair, list] of occsOfPair) this.#pairPostings.set(pair, countByOcc(list));
+      if (i % 128 === 127) yield;
+    }
+    let step = 0;
+    for (const [pair, list] of occsOfPair) {
+      this.#pairPostings.set(pair, countByOcc(list));
+      if (++step % 512 === 0) yield;
+    }
     const occsOfStem = new Map<string, number[]>();
     for (const [term, list] of occsOfTerm) {
       const key = stem(term);
       const all = occsOfStem.get(key);
       if (all) all.push(...list);
       else occsOfStem.set(key, [...list]);
+      if (++step % 512 === 0) yield;
     }
-    for (const [key, list] of occsOfStem) this.#stemPostings.set(key, countByOcc(list));
+    for (const [key, list] of occsOfStem) {
+      this.#stemPostings.set(key, countByOcc(list));
+      if (++step % 512 === 0) yield;
+    }
     this.#titlesByOcc = byOcc.map((list) => Int32Array.from(list));
     this.#heads = new Set(this.#titleHead.filter((h) => h));
     this.#titleHeadId = Int32Array.from(this.#titleHead, (h) => {
@@ -294,39 +345,50 @@ export class OccupationIndex {
       if (id === undefined) this.#headIds.set(h, id = this.#headIds.size);
       return id;
     });
+    yield;
     const terms = [...occsOfTerm.keys()].sort();
     this.#sortedTerms = terms;
+    yield;
     const nOcc = this.occupations.length;
     this.#titleIdf = new Float64Array(terms.length);
-    this.#occPostings = terms.map((term, id) => {
+    this.#occPostings = new Array(terms.length);
+    for (let id = 0; id < terms.length; id++) {
+      const term = terms[id];
       this.#terms.set(term, id);
       const counts = countByOcc(occsOfTerm.get(term)!);
       this.#titleIdf[id] = Math.log((nOcc + 1) / (counts.length / 2 + 0.5));
-      return counts;
-    });
+      this.#occPostings[id] = counts;
+      if (id % 512 === 511) yield;
+    }
     this.#avgIdf = terms.length ? this.#titleIdf.reduce((a, b) => a + b, 0) / terms.length : 1;
     const postings: number[][] = terms.map(() => []);
-    titleTerms.forEach((list, i) => {
+    for (let i = 0; i < n; i++) {
       let weight = 0;
-      for (const term of list) {
+      for (const term of titleTerms[i]) {
         const id = this.#terms.get(term)!;
         postings[id].push(i);
         weight += this.#titleIdf[id];
       }
       this.#titleWeight[i] = weight;
-    });
-    this.#titlePostings = postings.map((p) => Int32Array.from(p));
-    this.#skillTerms = this.occupations.map((o) =>
-      [...o.technologies, ...o.skills]
+      if (i % 1024 === 1023) yield;
+    }
+    this.#titlePostings = new Array(terms.length);
+    for (let id = 0; id < terms.length; id++) {
+      this.#titlePostings[id] = Int32Array.from(postings[id]);
+      if (id % 1024 === 1023) yield;
+    }
+    this.#skillTerms = new Array(nOcc);
+    this.#primaryTerms = new Array(nOcc);
+    this.#primaryNorm = new Array(nOcc);
+    for (let occ = 0; occ < nOcc; occ++) {
+      const o = this.occupations[occ];
+      this.#skillTerms[occ] = [...o.technologies, ...o.skills]
         .map((name): [string, string[]] => [name, [...new Set(indexTerms(name))]])
-        .filter(([, words]) => words.length > 0)
-    );
-    this.#primaryTerms = this.occupations.map((o) =>
-      new Set(indexTerms(o.title.replace(ALL_OTHER, "")))
-    );
-    this.#primaryNorm = this.occupations.map((o) =>
-      indexTerms(o.title.replace(ALL_OTHER, "")).join(" ")
-    );
+        .filter(([, words]) => words.length > 0);
+      this.#primaryTerms[occ] = new Set(indexTerms(o.title.replace(ALL_OTHER, "")));
+      this.#primaryNorm[occ] = indexTerms(o.title.replace(ALL_OTHER, "")).join(" ");
+      if (occ % 16 === 15) yield;
+    }
 
     // Context text: description and tasks, one document per occupation.
     this.#textLength = new Float64Array(nOcc);
@@ -343,7 +405,8 @@ export class OccupationIndex {
       centroid: new Float64Array(nOcc),
     };
     const text = new Map<string, number[]>();
-    this.occupations.forEach((o, occ) => {
+    for (let occ = 0; occ < nOcc; occ++) {
+      const o = this.occupations[occ];
       const tf = new Map<string, [number, number]>();
       const add = (value: string, field: 0 | 1) => {
         for (const term of indexTerms(value)) {
@@ -360,93 +423,109 @@ export class OccupationIndex {
         if (!list) text.set(term, list = []);
         list.push(occ, d, t);
       }
-    });
-    for (const [term, list] of text) this.#textPostings.set(term, Int32Array.from(list));
+      if (occ % 8 === 7) yield;
+    }
+    for (const [term, list] of text) {
+      this.#textPostings.set(term, Int32Array.from(list));
+      if (++step % 1024 === 0) yield;
+    }
     this.#textAvg = nOcc ? this.#textLength.reduce((a, b) => a + b, 0) / nOcc : 1;
 
     this.#vectors = source.vectors;
-    this.hasVectors = source.vectors !== null && source.vectors.terms.length > 0;
-    if (this.hasVectors) {
-      const vectors = source.vectors!;
-      vectors.terms.forEach((term, i) => this.#vectorIndex.set(term, i));
-      const dims = vectors.dims;
-      this.#titleVectors = new Float32Array(n * dims);
-      for (let i = 0; i < n; i++) {
-        this.#embed(titleTerms[i], this.#titleVectors.subarray(i * dims, (i + 1) * dims));
-      }
-      this.#occVectors = new Float32Array(nOcc * dims);
-      for (let occ = 0; occ < nOcc; occ++) {
-        const target = this.#occVectors.subarray(occ * dims, (occ + 1) * dims);
-        for (const i of this.#titlesByOcc[occ]) {
-          const weight = this.#titleKind[i] === 0 ? 3 : 1;
-          const v = this.#titleVectors.subarray(i * dims, (i + 1) * dims);
-          for (let d = 0; d < dims; d++) target[d] += weight * v[d];
-        }
-        normalise(target);
-      }
-      // Groups of occupations by their centroids (k-means, deterministic start, fixed rounds).
-      const groupCount = Math.min(GROUPS, nOcc);
-      const centresOut = new Float32Array(groupCount * dims);
-      for (let g = 0; g < groupCount; g++) {
-        const from = Math.floor(g * nOcc / groupCount);
-        centresOut.set(this.#occVectors.subarray(from * dims, (from + 1) * dims), g * dims);
-      }
-      let members: number[][] = [];
-      for (let round = 0; round < 8; round++) {
-        members = Array.from({ length: groupCount }, () => []);
-        for (let occ = 0; occ < nOcc; occ++) {
-          const v = this.#occVectors.subarray(occ * dims, (occ + 1) * dims);
-          let best = 0;
-          let bestDot = -Infinity;
-          for (let g = 0; g < groupCount; g++) {
-            const d = dot(v, centresOut, g * dims);
-            if (d > bestDot) [best, bestDot] = [g, d];
-          }
-          members[best].push(occ);
-        }
-        for (let g = 0; g < groupCount; g++) {
-          if (members[g].length === 0) continue;
-          const centre = centresOut.subarray(g * dims, (g + 1) * dims);
-          centre.fill(0);
-          for (const occ of members[g]) {
-            for (let d = 0; d < dims; d++) centre[d] += this.#occVectors[occ * dims + d];
-          }
-          normalise(centre);
-        }
-      }
-      this.#groups = members.map((list) => Int32Array.from(list));
-      this.#groupCentres = centresOut;
-      // Prototypes: each occupation's title vectors merged greedily (cosine >= PROTOTYPE_MERGE,
-      // at most PROTOTYPE_CAP), so the title-level semantic check reads a few dozen vectors
-      // instead of every title.
-      const offsets = [0];
-      const all: Float32Array[] = [];
-      for (let occ = 0; occ < nOcc; occ++) {
-        const mine: Float32Array[] = [];
-        for (const i of this.#titlesByOcc[occ]) {
-          const v = this.#titleVectors.subarray(i * dims, (i + 1) * dims);
-          if (v[0] === 0 && v[1] === 0) continue; // no word of the title has a vector
-          let best = -1;
-          let bestCos = -2;
-          for (let p = 0; p < mine.length; p++) {
-            const cos = dotArrays(v, mine[p]) / Math.sqrt(dotArrays(mine[p], mine[p]));
-            if (cos > bestCos) [best, bestCos] = [p, cos];
-          }
-          if (best < 0 || (bestCos < PROTOTYPE_MERGE && mine.length < PROTOTYPE_CAP)) {
-            mine.push(Float32Array.from(v));
-          } else {
-            for (let d = 0; d < dims; d++) mine[best][d] += v[d];
-          }
-        }
-        for (const p of mine) normalise(p);
-        all.push(...mine);
-        offsets.push(all.length);
-      }
-      this.#prototypes = new Float32Array(all.length * dims);
-      all.forEach((p, i) => this.#prototypes!.set(p, i * dims));
-      this.#prototypeOffsets = Int32Array.from(offsets);
-      this.#titleVectors = null; // only the prototypes are needed from here on
+    if (this.hasVectors) yield* this.#buildVectors(source.vectors!, titleTerms);
+  }
+
+  /** The semantic channel: occupation centroids, their groups and title prototypes. */
+  *#buildVectors(vectors: WordVectors, titleTerms: string[][]): Generator<void, void, void> {
+    const n = titleTerms.length;
+    const nOcc = this.occupations.length;
+    for (let i = 0; i < vectors.terms.length; i++) {
+      this.#vectorIndex.set(vectors.terms[i], i);
+      if (i % 4096 === 4095) yield;
     }
+    const dims = vectors.dims;
+    const titleVectors = new Float32Array(n * dims);
+    for (let i = 0; i < n; i++) {
+      this.#embed(titleTerms[i], titleVectors.subarray(i * dims, (i + 1) * dims));
+      if (i % 512 === 511) yield;
+    }
+    const occVectors = new Float32Array(nOcc * dims);
+    this.#occVectors = occVectors;
+    for (let occ = 0; occ < nOcc; occ++) {
+      const target = occVectors.subarray(occ * dims, (occ + 1) * dims);
+      for (const i of this.#titlesByOcc[occ]) {
+        const weight = this.#titleKind[i] === 0 ? 3 : 1;
+        const v = titleVectors.subarray(i * dims, (i + 1) * dims);
+        for (let d = 0; d < dims; d++) target[d] += weight * v[d];
+      }
+      normalise(target);
+      if (occ % 64 === 63) yield;
+    }
+    // Groups of occupations by their centroids (k-means, deterministic start, fixed rounds).
+    const groupCount = Math.min(GROUPS, nOcc);
+    const centresOut = new Float32Array(groupCount * dims);
+    for (let g = 0; g < groupCount; g++) {
+      const from = Math.floor(g * nOcc / groupCount);
+      centresOut.set(occVectors.subarray(from * dims, (from + 1) * dims), g * dims);
+    }
+    let members: number[][] = [];
+    for (let round = 0; round < 8; round++) {
+      members = Array.from({ length: groupCount }, () => []);
+      for (let occ = 0; occ < nOcc; occ++) {
+        const v = occVectors.subarray(occ * dims, (occ + 1) * dims);
+        let best = 0;
+        let bestDot = -Infinity;
+        for (let g = 0; g < groupCount; g++) {
+          const d = dot(v, centresOut, g * dims);
+          if (d > bestDot) [best, bestDot] = [g, d];
+        }
+        members[best].push(occ);
+        if (occ % 128 === 127) yield;
+      }
+      for (let g = 0; g < groupCount; g++) {
+        if (members[g].length === 0) continue;
+        const centre = centresOut.subarray(g * dims, (g + 1) * dims);
+        centre.fill(0);
+        for (const occ of members[g]) {
+          for (let d = 0; d < dims; d++) centre[d] += occVectors[occ * dims + d];
+        }
+        normalise(centre);
+      }
+      yield;
+    }
+    this.#groups = members.map((list) => Int32Array.from(list));
+    this.#groupCentres = centresOut;
+    // Prototypes: each occupation's title vectors merged greedily (cosine >= PROTOTYPE_MERGE,
+    // at most PROTOTYPE_CAP), so the title-level semantic check reads a few dozen vectors
+    // instead of every title.
+    const offsets = [0];
+    const all: Float32Array[] = [];
+    for (let occ = 0; occ < nOcc; occ++) {
+      const mine: Float32Array[] = [];
+      for (const i of this.#titlesByOcc[occ]) {
+        const v = titleVectors.subarray(i * dims, (i + 1) * dims);
+        if (v[0] === 0 && v[1] === 0) continue; // no word of the title has a vector
+        let best = -1;
+        let bestCos = -2;
+        for (let p = 0; p < mine.length; p++) {
+          const cos = dotArrays(v, mine[p]) / Math.sqrt(dotArrays(mine[p], mine[p]));
+          if (cos > bestCos) [best, bestCos] = [p, cos];
+        }
+        if (best < 0 || (bestCos < PROTOTYPE_MERGE && mine.length < PROTOTYPE_CAP)) {
+          mine.push(Float32Array.from(v));
+        } else {
+          for (let d = 0; d < dims; d++) mine[best][d] += v[d];
+        }
+      }
+      for (const p of mine) normalise(p);
+      all.push(...mine);
+      offsets.push(all.length);
+      if (occ % 16 === 15) yield;
+    }
+    const prototypes = new Float32Array(all.length * dims);
+    for (let i = 0; i < all.length; i++) prototypes.set(all[i], i * dims);
+    this.#prototypes = prototypes;
+    this.#prototypeOffsets = Int32Array.from(offsets);
   }
 
   /** Idf of a title term (average idf for a word no title has). */

@@ -4,14 +4,21 @@ import type { Channel } from "./calibrate.ts";
 import type { Calibration } from "./confidence.ts";
 import type { IndexOccupation, IndexSource, IndexTitle, TitleKind, WordVectors } from "./index.ts";
 
-/** Calls fn on every row, reading chunk by chunk so no whole result is materialised at once. */
+/**
+ * Calls fn on every row, reading chunk by chunk so no whole result is materialised at once, and
+ * letting timers and requests run between chunks (a server loading a new version keeps serving:
+ * converting one chunk of word vectors takes about 20 ms).
+ */
 async function eachRow(
   connection: DuckDBConnection,
   sql: string,
   fn: (row: unknown[]) => void,
 ): Promise<void> {
   const result = await connection.stream(sql);
-  for await (const rows of result.yieldRowsJs()) for (const row of rows) fn(row);
+  for await (const rows of result.yieldRowsJs()) {
+    for (const row of rows) fn(row);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
 
 /** The confidence calibration of each retrieval channel the build fitted. */
