@@ -221,6 +221,7 @@ async function run(label: string, options: Parameters<typeof testApp>[0]) {
       1,
       "the same report is stored once",
     );
+
     assert.equal(((await req("GET", "/traces?limit=5")).body.traces as unknown[]).length, 1);
 
     // Report request bounds: each a 422 naming the field, nothing echoed.
@@ -268,6 +269,18 @@ async function run(label: string, options: Parameters<typeof testApp>[0]) {
     });
     assert.equal(abstain.status, 200);
     assert.equal((abstain.body.passport as { status: string }).status, "abstained");
+    // Without the passport the stored report is still listed as abstained.
+    const quiet = await req("POST", "/role-intelligence/reports", {
+      role_title: "Pastry Chef",
+      focus_areas: ["croissants"],
+    });
+    assert.equal(quiet.body.passport, null);
+    const listedReports = (await req("GET", "/reports")).body.reports as {
+      trace_id: string;
+      status: string;
+    }[];
+    const quietRow = listedReports.find((r) => r.trace_id === quiet.body.trace_id);
+    assert.equal(quietRow?.status, "abstained");
 
     // Disable excludes a source from retrieval; enable brings it back.
     assert.equal((await req("POST", "/sources/northwind-de/disable", {})).body.status, "disabled");

@@ -802,5 +802,6 @@ export function groundingRoutes(deps: GroundingDeps) {
 
 /** The report's status when it carries no passport: from its review flags and statements. */
 function statusOf(report: { passport: unknown; review_flags: string[] }): string {
+  if (report.review_flags.some((f) => f.startsWith("abstained"))) return "abstained";
   return report.review_flags.length > 0 ? "review_required" : "completed";
 }
