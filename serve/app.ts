@@ -142,7 +142,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       runtime,
       db: deps.platform.db,
       cursorKey: deps.platform.keys.cursorKey,
-      sealKey: deps.platform.keys.idempotencyKey,
+      idempotent: deps.platform.idempotent,
       clock: deps.platform.clock,
     }),
   );
@@ -152,7 +152,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       artifacts: deps.artifacts,
       runtime,
       db: deps.platform.db,
-      sealKey: deps.platform.keys.idempotencyKey,
+      idempotent: deps.platform.idempotent,
       clock: deps.platform.clock,
     }),
   );

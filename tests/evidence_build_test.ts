@@ -12,7 +12,7 @@ import { addReview, readRegistry, REVIEWS_DIR } from "../build/evidence/reviews.
 import { parseManifest } from "../build/manifest.ts";
 import { loadWorkforce } from "../serve/workforce/artifact.ts";
 import { assemblePack, canonicalRequest } from "../serve/workforce/pack.ts";
-import { canonicalize } from "../serve/workforce/canonical.ts";
+import { canonicalize } from "../serve/text/canonical.ts";
 import { sha256File } from "../build/hash.ts";
 
 const INPUTS = { soc: [FIXTURE_WORKFORCE], oews: [FIXTURE_WORKFORCE], qwi: [FIXTURE_WORKFORCE] };

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { testApp } from "./helpers.ts";
 import { call, signUp, type TestApp } from "./platform.ts";
 import { runAdminCommand } from "../serve/platform/admin.ts";
-import { canonicalize } from "../serve/workforce/canonical.ts";
+import { canonicalize } from "../serve/text/canonical.ts";
 import { createHash } from "node:crypto";
 
 async function entitledKey(app: TestApp, email: string, token: string): Promise<string> {

@@ -14,11 +14,11 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Kysely } from "kysely";
 import { type AppEnv, createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
-import { IDEMPOTENCY_DOC, idempotent } from "../http/idempotency.ts";
+import { IDEMPOTENCY_DOC } from "../http/idempotency.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { DB } from "../stores/schema.ts";
 import { withTaxonomy } from "../occupation/mod.ts";
-import { canonicalize } from "../workforce/canonical.ts";
+import { canonicalize } from "../text/canonical.ts";
 import { DocumentError, extractDocument, MAX_FILE_BYTES } from "./documents.ts";
 import { chunkText } from "./chunk.ts";
 import { composeReport } from "./report.ts";
@@ -130,8 +130,8 @@ export interface GroundingDeps {
   artifacts: ArtifactRegistry;
   runtime: MiddlewareHandler<AppEnv>;
   db: Kysely<DB>;
-  /** Encrypts the answers kept for Idempotency-Key replays. */
-  sealKey: CryptoKey;
+  /** Idempotency-Key handling for the creating POST (the platform's, after authentication). */
+  idempotent: MiddlewareHandler<AppEnv>;
   clock?: () => Date;
 }
 
@@ -207,11 +207,13 @@ export function groundingRoutes(deps: GroundingDeps) {
       metadata: meta.metadata,
       run: { id: runId, kind, bytes, started_at: startedAt },
     }, clock());
-    if (!stored) live({ ...row, status: "deleted" });
+    if (!stored) {
+      throw new ApiError("conflict", "the source was deleted while this ingest ran");
+    }
     return c.json({
       source_id: row.source_id,
-      ingestion_run: runView(stored!.run, row.source_id),
-      version: versionView(stored!.version, row.source_id),
+      ingestion_run: runView(stored.run, row.source_id),
+      version: versionView(stored.version, row.source_id),
     }, 200);
   }
 
@@ -289,7 +291,7 @@ export function groundingRoutes(deps: GroundingDeps) {
         "-> disabled (kept, not retrieved) -> active; active or disabled -> deleted (a " +
         "tombstone: excluded from retrieval first, then its text removed; the record remains). " +
         "A taken source_id is 409. " + IDEMPOTENCY_DOC,
-      middleware: [deps.runtime, idempotent(deps.db, deps.sealKey, clock)],
+      middleware: [deps.runtime, deps.idempotent],
       request: jsonBody(SourceCreateRequest),
       responses: { ...ok("The new source."), ...problemResponses(401, 403, 409, 422, 429) },
     }),

@@ -30,28 +30,16 @@ export const IDEMPOTENCY_DOC = "Optional `Idempotency-Key` header (1-255 visible
   "(header `Idempotent-Replayed: true`); with a different request it is 422 " +
   "`idempotency_key_reused`; while the first is still running, 409. Keys are per account.";
 
-const encoder = new TextEncoder();
-
-async function seal(key: CryptoKey, text: string): Promise<string> {
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = new Uint8Array(
-    await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(text)),
-  );
-  return `v1.${btoa(String.fromCharCode(...iv))}.${btoa(String.fromCharCode(...ct))}`;
+/** Encrypts kept answers at rest and decrypts them for a replay (given by the platform). */
+export interface Sealer {
+  seal(text: string): Promise<string>;
+  open(sealed: string): Promise<string>;
 }
 
-async function open(key: CryptoKey, sealed: string): Promise<string> {
-  const [version, iv, ct] = sealed.split(".");
-  if (version !== "v1" || !iv || !ct) throw new Error("unknown sealed answer");
-  const bytes = (b64: string) => Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes(iv) }, key, bytes(ct));
-  return new TextDecoder().decode(plain);
-}
-
-/** The middleware; `sealKey` is an AES-GCM key for the kept answers, `clock` the service's. */
+/** The middleware; `sealer` encrypts the kept answers, `clock` is the service's. */
 export function idempotent(
   db: Kysely<DB>,
-  sealKey: CryptoKey,
+  sealer: Sealer,
   clock: () => Date = () => new Date(),
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -106,7 +94,7 @@ export function idempotent(
           "a request with this Idempotency-Key is still running; retry after it finishes",
         );
       }
-      const body = first.response_body === null ? "" : await open(sealKey, first.response_body);
+      const body = first.response_body === null ? "" : await sealer.open(first.response_body);
       return c.body(body, first.response_status as 200, {
         "content-type": first.response_type ?? "application/json",
         "idempotent-replayed": "true",
@@ -127,7 +115,7 @@ export function idempotent(
     await db.updateTable("idempotency_keys").set({
       response_status: status,
       response_type: c.res.headers.get("content-type"),
-      response_body: await seal(sealKey, text),
+      response_body: await sealer.seal(text),
     }).where("account_id", "=", account).where("idempotency_key", "=", key).execute();
   };
 }

@@ -1,5 +1,7 @@
 /** What the platform feature is built from: the database, keys, clock and settings. */
 import type { Kysely } from "kysely";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/router.ts";
 import type { DB } from "../stores/schema.ts";
 import type { Logger } from "../http/log.ts";
 import type { ServiceKeys } from "./secrets.ts";
@@ -33,4 +35,6 @@ export interface PlatformContext {
   tasks: BackgroundTasks;
   /** The process-wide cap on concurrent password hashing. */
   passwordGate: PasswordGate;
+  /** Idempotency-Key handling for creating POSTs; mount it after the route's authentication. */
+  idempotent: MiddlewareHandler<AppEnv>;
 }

@@ -11,7 +11,8 @@ import { type AppEnv, createRouter } from "../http/router.ts";
 import { KeyStore, runtimeAuth } from "./auth.ts";
 import { LimitGate } from "../http/limits.ts";
 import { UsageMeter } from "../http/metering.ts";
-import { deriveKeys, loadRootSecret } from "./secrets.ts";
+import { deriveKeys, loadRootSecret, openText, sealText } from "./secrets.ts";
+import { idempotent } from "../http/idempotency.ts";
 import { BackgroundTasks } from "./tasks.ts";
 import { PasswordGate } from "./password_gate.ts";
 import type { PlatformContext } from "./context.ts";
@@ -84,6 +85,11 @@ export async function createPlatform(options: {
     limits: new LimitGate(db, options.instanceId, clock),
     meter,
     tasks: new BackgroundTasks(logger),
+    // Kept answers are sealed like outbox bodies, with their own derived key.
+    idempotent: idempotent(db, {
+      seal: (text) => sealText(keys.idempotencyKey, text),
+      open: (sealed) => openText(keys.idempotencyKey, sealed),
+    }, clock),
     passwordGate: new PasswordGate(
       config.ARGON2_CONCURRENCY,
       config.ARGON2_QUEUE,

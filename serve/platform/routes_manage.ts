@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import { managementAuth } from "./auth.ts";
-import { IDEMPOTENCY_DOC, idempotent } from "../http/idempotency.ts";
+import { IDEMPOTENCY_DOC } from "../http/idempotency.ts";
 import type { PlatformContext } from "./context.ts";
 import {
   ApiKey,
@@ -30,7 +30,7 @@ const AUTH_ERRORS = [401, 403] as const;
 export function managementRoutes(ctx: PlatformContext) {
   const auth = managementAuth({ db: ctx.db, jwtSecret: ctx.keys.jwtSecret, clock: ctx.clock });
   // Creating POSTs take an Idempotency-Key, scoped by the authenticated account.
-  const once = [auth, idempotent(ctx.db, ctx.keys.idempotencyKey, ctx.clock)];
+  const once = [auth, ctx.idempotent];
   const managed = <P extends string, M extends "get" | "post">(
     method: M,
     path: P,

@@ -10,14 +10,14 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Kysely } from "kysely";
 import { type AppEnv, createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
-import { IDEMPOTENCY_DOC, idempotent } from "../http/idempotency.ts";
+import { IDEMPOTENCY_DOC } from "../http/idempotency.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { DB } from "../stores/schema.ts";
 import { EVIDENCE } from "../../build/evidence/pipeline.ts";
 import type { WorkforceData } from "./artifact.ts";
 import { PACK_SECTIONS } from "./document.ts";
 import type { EvidencePackDocument } from "./document.ts";
-import { canonicalize } from "./canonical.ts";
+import { canonicalize } from "../text/canonical.ts";
 import { CursorCodec, CursorError } from "./cursor.ts";
 import { assemblePack, canonicalRequest, Lineage, publishedRow, vintageFigures } from "./pack.ts";
 import { renderReport } from "./report.ts";
@@ -270,8 +270,8 @@ export interface WorkforceDeps {
   runtime: MiddlewareHandler<AppEnv>;
   db: Kysely<DB>;
   cursorKey: CryptoKey;
-  /** Encrypts the answers kept for Idempotency-Key replays. */
-  sealKey: CryptoKey;
+  /** Idempotency-Key handling for the creating POST (the platform's, after authentication). */
+  idempotent: MiddlewareHandler<AppEnv>;
   clock?: () => Date;
 }
 
@@ -437,7 +437,7 @@ export function workforceRoutes(deps: WorkforceDeps) {
         "reviewed snapshot the request needs is missing (a vintage, a geography, or a " +
         "suppressed estimate a section requires) the answer is 409 `evidence_unavailable` " +
         "listing each in `unavailable`. An unknown SOC code is 422. " + IDEMPOTENCY_DOC,
-      middleware: [runtime, idempotent(deps.db, deps.sealKey, clock)],
+      middleware: [runtime, deps.idempotent],
       request: jsonBody(PackCreateRequest),
       responses: {
         201: jsonResponse(PackResource, "A new pack."),

@@ -14,7 +14,7 @@ import {
   type PackSection,
   type QwiSectorSeries,
 } from "./document.ts";
-import { canonicalSha256 } from "./canonical.ts";
+import { canonicalSha256 } from "../text/canonical.ts";
 import { stateLabel } from "./fips.ts";
 
 /** A create request after defaults (what the id is derived from). */
