@@ -13,12 +13,12 @@ import { validationHook } from "./http/validation.ts";
 import { healthRoutes, runtimeHealthRoutes } from "./health/mod.ts";
 import { API_VERSION, registerDocs } from "./docs/mod.ts";
 import { type PlatformContext, platformRoutes, runtimeMiddleware } from "./platform/mod.ts";
-import { registerResetPage } from "./platform/reset_page.ts";
 import { occupationRoutes } from "./occupation/mod.ts";
 import { intelligenceRoutes } from "./occupation/intelligence.ts";
 import { marketRoutes } from "./market/mod.ts";
 import { workforceRoutes } from "./workforce/mod.ts";
 import { groundingRoutes } from "./grounding/mod.ts";
+import { consoleRoutes } from "./console/mod.tsx";
 
 /** Everything the app needs; tests pass their own. */
 export interface AppDeps {
@@ -157,7 +157,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   registerDocs(app);
-  registerResetPage(app);
+  // The developer console (HTML pages, not in /openapi.json); it also answers the old
+  // /reset-password link with a redirect to its reset page.
+  app.route("/", consoleRoutes({ platform: deps.platform }));
 
   app.notFound((c) => {
     const methods = methodsOf.allowed(c.req.path);

@@ -147,7 +147,7 @@ Deno.test("serve: register, verify from the .eml outbox, log in, create a key, c
     assert.match(eml, /^To: ada@example\.com\r$/m);
     const token = eml.match(/^Token: (\S+)\r$/m)![1];
     assert.ok(
-      eml.includes(`${api}/platform/verify-email?token=${token}\r\n`),
+      eml.includes(`${api.replace(/\/api\/v1$/, "")}/console/verify?token=${token}\r\n`),
       "link to this server",
     );
     const written = server.lines.filter((l) => l.msg === "email written to outbox");

@@ -545,7 +545,7 @@ Deno.test("outbox: an email queued before a restart is delivered by the next ins
         assert.match(raw, /^To: ada@example\.com\r$/m);
         assert.match(raw, /^Content-Transfer-Encoding: 8bit\r$/m, "the body is plain text");
         const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
-        assert.match(body, /https:\/\/api\.example\.test\/api\/v1\/platform\/verify-email\?token=/);
+        assert.match(body, /https:\/\/api\.example\.test\/console\/verify\?token=/);
         const verified = await call(
           b,
           "GET",

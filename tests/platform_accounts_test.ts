@@ -34,7 +34,7 @@ Deno.test("register answers pending_verification and mails a link; only the hash
     const token = tokenFromEmail(mails[0].text);
     assert.match(
       mails[0].text,
-      /https:\/\/api\.example\.test\/api\/v1\/platform\/verify-email\?token=/,
+      /https:\/\/api\.example\.test\/console\/verify\?token=/,
     );
     const tokens = await t.database.db.selectFrom("email_tokens").selectAll().execute();
     assert.equal(tokens.length, 1);
@@ -228,7 +228,7 @@ Deno.test("reset-password: replaces the password, ends old tokens and sessions, 
     const resets = (await t.outbox()).filter((m) => m.kind === "reset_password");
     assert.equal(resets.length, 2);
     const [older, newer] = resets.map((m) => tokenFromEmail(m.text));
-    assert.match(resets[0].text, /https:\/\/api\.example\.test\/reset-password\?token=/);
+    assert.match(resets[0].text, /https:\/\/api\.example\.test\/console\/reset\?token=/);
 
     const weak = await call(t, "POST", "/api/v1/platform/reset-password", {
       body: { token: newer, new_password: "password1234" },
@@ -486,19 +486,18 @@ Deno.test("squatting: resending does not extend a registration; Unicode case fol
     assert.equal(login.status, 200);
   }));
 
-Deno.test("the reset link opens a page of this server that loads nothing from elsewhere", () =>
+Deno.test("the old reset link still works: it redirects to the console's reset page", () =>
   withApp(async (t) => {
     const page = await t.app.request("/reset-password?token=abc");
-    assert.equal(page.status, 200);
-    assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
-    const csp = page.headers.get("content-security-policy") ?? "";
+    assert.equal(page.status, 302);
+    assert.equal(page.headers.get("location"), "/console/reset?token=abc");
+    const reset = await t.app.request("/console/reset?token=abcdefghijkl");
+    assert.equal(reset.status, 200);
+    assert.match(reset.headers.get("content-type") ?? "", /^text\/html/);
+    const csp = reset.headers.get("content-security-policy") ?? "";
     assert.match(csp, /default-src 'none'/);
-    assert.match(csp, /script-src 'self'/);
-    assert.equal(page.headers.get("referrer-policy"), "no-referrer");
-    const html = await page.text();
-    assert.ok(!/<script>[^<]/.test(html), "no inline script");
-    assert.ok(!/https?:\/\//.test(html), "nothing from another host");
-    const script = await t.app.request("/reset-password/app.js");
-    assert.equal(script.status, 200);
-    assert.match(await script.text(), /\/api\/v1\/platform\/reset-password/);
+    assert.equal(reset.headers.get("referrer-policy"), "no-referrer");
+    const html = await reset.text();
+    assert.ok(!/<script[^>]*>[^<]/.test(html), "no script on the reset page");
+    assert.ok(!/(src|href)="https?:\/\//.test(html), "nothing from another host");
   }));

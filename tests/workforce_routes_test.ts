@@ -204,6 +204,18 @@ Deno.test("workforce routes", async (t) => {
     });
 
     const packsKey = await entitledKey(app, email, token);
+    await t.step(
+      "capabilities: an answer kept for a target is not given to an entitled key",
+      async () => {
+        // The same target answered (and kept) for the key without the entitlement above.
+        const path = "/api/v1/workforce/capabilities?country_code=us";
+        const entitled = await get(path, packsKey);
+        assert.equal(entitled.status, 200);
+        const packs = entitled.body.evidence_packs as { available_to_this_key: boolean };
+        assert.equal(packs.available_to_this_key, true);
+        assert.deepEqual((await get(path, packsKey)).body, entitled.body);
+      },
+    );
     let packId = "";
     await t.step("packs: 201 new, then 200 with the same id and body", async () => {
       const first = await call(app, "POST", "/api/v1/workforce/evidence-packs", {

@@ -285,13 +285,15 @@ export async function forgotPassword(ctx: PlatformContext, email: string) {
 /** The answer to a good reset. */
 export const PASSWORD_RESET = {
   status: "password_reset" as const,
-  message: "Your password was changed and every earlier management token was signed out.",
+  message: "Your password was changed and every earlier management token and console " +
+    "session was signed out.",
   next_step: "Log in with POST /api/v1/platform/login using the new password.",
 };
 
 /**
- * Replaces the password. Ends every outstanding reset token and every management token
- * issued before it (the account's session epoch moves on), and mails a notice.
+ * Replaces the password. Ends every outstanding reset token, every management token issued
+ * before it (the account's session epoch moves on) and every console session, and mails a
+ * notice.
  */
 export async function resetPassword(
   ctx: PlatformContext,
@@ -323,6 +325,9 @@ export async function resetPassword(
       password_changed_at: now,
       session_epoch: sql`session_epoch + 1`,
     }).where("id", "=", account.account_id).execute();
+    // Every developer console session of the account ends too (they also carry the epoch).
+    await trx.deleteFrom("console_sessions").where("account_id", "=", account.account_id)
+      .execute();
     const keys = await trx.selectFrom("api_keys").select(["name", "prefix"])
       .where("account_id", "=", account.account_id).where("status", "=", "active")
       .orderBy("name").execute();
@@ -343,6 +348,26 @@ export async function login(
   password: string,
   clientAddress: string,
 ): Promise<IssuedToken> {
+  const account = await authenticate(ctx, email, password, clientAddress);
+  return await issueManagementToken(
+    ctx.keys.jwtSecret,
+    account,
+    ctx.clock(),
+    ctx.settings.managementTokenTtlSeconds,
+  );
+}
+
+/**
+ * Checks an email and password under the login throttle and the password gate: the verified
+ * account, or the same 401 for every failure (429 when throttled, 503 when the gate is full).
+ * Both the API login and the developer console sign in through it.
+ */
+export async function authenticate(
+  ctx: PlatformContext,
+  email: string,
+  password: string,
+  clientAddress: string,
+): Promise<{ id: string; session_epoch: number }> {
   // A full password gate refuses before the throttle's two transactions (it says nothing
   // about any account): under a flood, refusals then cost next to nothing.
   ctx.passwordGate.refuseIfFull();
@@ -390,10 +415,5 @@ export async function login(
     );
   }
   await clearFailures(ctx.db, subjects[0]);
-  return await issueManagementToken(
-    ctx.keys.jwtSecret,
-    account,
-    now,
-    ctx.settings.managementTokenTtlSeconds,
-  );
+  return { id: account.id, session_epoch: account.session_epoch };
 }

@@ -18,6 +18,10 @@ export interface ServiceKeys {
   cursorKey: CryptoKey;
   /** AES-GCM key that encrypts the answers kept for Idempotency-Key replays. */
   idempotencyKey: CryptoKey;
+  /** HMAC key that signs the developer console's CSRF tokens. */
+  consoleCsrfKey: CryptoKey;
+  /** AES-GCM key that seals a new API key for the one console page view that shows it. */
+  consoleFlashKey: CryptoKey;
 }
 
 const ROOT_NAME = "root_signing_secret";
@@ -88,6 +92,8 @@ export async function deriveKeys(rootSecret: string): Promise<ServiceKeys> {
     outboxKey: await derive(root, "email-outbox-v1", "aes"),
     cursorKey: await derive(root, "list-cursor-v1", "hmac"),
     idempotencyKey: await derive(root, "idempotent-answers-v1", "aes"),
+    consoleCsrfKey: await derive(root, "console-csrf-v1", "hmac"),
+    consoleFlashKey: await derive(root, "console-flash-v1", "aes"),
   };
 }
 

@@ -4,7 +4,7 @@
  * cannot open and corrupt it) or a real server named by DATABASE_URL, through a pg pool.
  */
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
-import { PGlite } from "@electric-sql/pglite";
+import { RemotePglite } from "./pglite_remote.ts";
 // @ts-types="@types/pg"
 import pg from "pg";
 import { join } from "node:path";
@@ -66,18 +66,16 @@ async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
 }
 
 /**
- * Opens embedded PGlite under dataDir/pglite, holding the data directory's lock. Postgres'
- * default 128MB of shared buffers lives inside the WebAssembly heap, so the embedded mode
- * uses a smaller pool (32MB unless configured) to keep the server's footprint small.
+ * Opens embedded PGlite under dataDir/pglite, holding the data directory's lock. PGlite runs
+ * in a worker of its own (pglite_remote.ts), off the request thread. Postgres' default 128MB
+ * of shared buffers lives inside the WebAssembly heap, so the embedded mode uses a smaller
+ * pool (32MB unless configured) to keep the server's footprint small.
  */
 export async function openPglite(dataDir: string, sharedBuffers = "32MB"): Promise<Database> {
   const lock = await lockDataDir(dataDir);
-  let pglite: PGlite;
+  let pglite: RemotePglite;
   try {
-    pglite = new PGlite(join(dataDir, "pglite"), {
-      postgresqlconf: [`shared_buffers=${sharedBuffers}`],
-    });
-    await pglite.waitReady;
+    pglite = await RemotePglite.open(join(dataDir, "pglite"), sharedBuffers);
   } catch (error) {
     lock.close();
     throw error;

@@ -291,6 +291,17 @@ export interface IdempotencyKeysTable {
   expires_at: Date;
 }
 
+/** Developer console sessions: the cookie's id as a SHA-256, with idle and absolute expiry. */
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  account_id: string;
+  session_epoch: number;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  flash: string | null;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   artifact_activations: ArtifactActivationsTable;
@@ -315,4 +326,5 @@ export interface DB {
   grounding_traces: GroundingTracesTable;
   grounding_reports: GroundingReportsTable;
   idempotency_keys: IdempotencyKeysTable;
+  console_sessions: ConsoleSessionsTable;
 }
