@@ -151,6 +151,13 @@ export async function main(args: string[]): Promise<void> {
     );
     console.log(`  server memory: RSS ${mb(memory.rss)}, peak (VmHWM) ${mb(memory.peak)}`);
     await stopClean(server);
+  } catch (error) {
+    const exited = await Promise.race([
+      server.child.status.then((s) => `exited: ${JSON.stringify(s)}`),
+      new Promise((r) => setTimeout(() => r("running"), 100)),
+    ]);
+    console.error(`server ${exited}; output:\n${server.output.join("").slice(-4000)}`);
+    throw error;
   } finally {
     try {
       server.child.kill("SIGKILL");

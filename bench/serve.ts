@@ -1,13 +1,15 @@
 /**
- * `deno task bench:serve`: throughput and latency of the occupation routes on the real server
- * (serve/main.ts over loopback, the taxonomy artifact in ./artifacts, embedded PGlite in a
- * temporary DATA_DIR, or the Postgres of DATABASE_URL when set). Bodies are real posting titles
- * read from ../shared/data/postings at start. Each POST route runs against a server with the
- * default ranking cache fed the postings in file order ("stream": repeats as they occur) and
- * against one started with OCCUPATION_CACHE_SIZE=0 fed 2,000 distinct titles ("uncached", every
- * request ranks). Each server also answers GET /api/v1/health (the runtime key, limits and
+ * `deno task bench:serve`: throughput, latency and memory of the occupation routes on the real
+ * server (serve/main.ts over loopback, the taxonomy artifact in ./artifacts), on embedded PGlite
+ * in a temporary DATA_DIR and then, when DATABASE_URL names a server, on a scratch database
+ * there, in the same run. Bodies are real posting titles read from ../shared/data/postings at
+ * start. Each POST route runs against a server with the default ranking cache fed the postings in
+ * file order ("stream": repeats as they occur) and against one started with
+ * OCCUPATION_CACHE_SIZE=0 fed 2,000 distinct titles ("uncached", every request ranks). Each
+ * server also answers GET /health/live and GET /api/v1/health (the runtime key, limits and
  * metering, nothing else) first in the same run, and the stream server the occupation summary and
- * profile, cycling every O*NET code of the release (read from the artifact at start).
+ * profile, cycling every O*NET code of the release (read from the artifact at start). The restart
+ * into the uncached server is timed from spawn to /health/ready (the start target).
  * Load: wrk (-t1, a generated Lua script cycles the bodies) or bench/load.ts without it.
  * Flags: --quick (3 s runs), --seconds N, --connections N, --no-wrk.
  */
@@ -63,6 +65,7 @@ const TARGETS = {
   jobRps: 3_000,
   readRps: 5_000,
   memoryMb: 400,
+  startSeconds: 2,
 };
 
 /** Settings of a run, from the command line. */
@@ -79,12 +82,17 @@ export interface BenchOptions {
  * rest (wrapping around when it runs out).
  */
 type Mode = "uncached" | "stream";
+type Database = "embedded" | "postgres";
+const LIVE = "/health/live";
 const WARMUP_STREAM = 8_000;
 
 /** One measured route: which, against which server, and what the load run saw. */
 interface Row {
   route: string;
-  mode: Mode | "n/a";
+  /** Which database the server used: embedded PGlite or the DATABASE_URL server. */
+  db: Database;
+  /** The server the route ran on: the stream one (default cache) or the uncached one. */
+  mode: Mode;
   result: LoadResult;
   /** The server's VmHWM (kB) once this route's run ended. */
   peakKb: number;
@@ -197,6 +205,7 @@ async function runRoutes(
   options: BenchOptions,
   mode: Mode,
   codes: string[],
+  db: Database,
 ): Promise<Row[]> {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const warm = mode === "stream" ? titles.slice(0, WARMUP_STREAM) : titles;
@@ -210,6 +219,7 @@ async function runRoutes(
     warm?: string[];
     paths?: string[];
   }[] = [
+    { route: `GET ${LIVE}`, path: LIVE },
     { route: `GET ${HEALTH}`, path: HEALTH },
     {
       route: `POST ${CANDIDATES}`,
@@ -237,17 +247,28 @@ async function runRoutes(
       paths,
     }, warmBodies);
     const peakKb = memoryOf(server.child.pid).peak;
-    rows.push({ route, mode: bodies ? mode : "n/a", result, peakKb });
-    console.log(`    ${route} (${mode}): ${Math.round(result.rps)} req/s`);
+    rows.push({ route, db, mode, result, peakKb });
+    console.log(`    ${route} (${db}, ${mode}): ${Math.round(result.rps)} req/s`);
   }
   return rows;
 }
 
 /** Prints the results: route and cache mode left-aligned, the figures right-aligned. */
 function printTable(rows: Row[]): void {
-  const header = ["route", "cache", "req/s", "p50 ms", "p99 ms", "requests", "non-2xx", "VmHWM"];
-  const lines = rows.map(({ route, mode, result: r, peakKb }) => [
+  const header = [
+    "route",
+    "database",
+    "server",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "requests",
+    "non-2xx",
+    "VmHWM",
+  ];
+  const lines = rows.map(({ route, db, mode, result: r, peakKb }) => [
     route,
+    db,
     mode,
     String(Math.round(r.rps)),
     ms(r.p50, 2),
@@ -257,19 +278,24 @@ function printTable(rows: Row[]): void {
     mb(peakKb),
   ]);
   const width = Math.max(...[header, ...lines].map((cells) => cells[0].length)) + 2;
-  for (const [route, mode, ...figures] of [header, ...lines]) {
+  for (const [route, db, mode, ...figures] of [header, ...lines]) {
     const right = figures.map((c) => c.padStart(10)).join("");
-    console.log(`    ${route.padEnd(width)}${mode.padEnd(9)}${right}`);
+    console.log(`    ${route.padEnd(width)}${db.padEnd(10)}${mode.padEnd(9)}${right}`);
   }
 }
 
 /** Prints the targets with met / NOT met for the rows they concern. */
-function printTargets(rows: Row[], peakKb: number, connections: number): void {
+function printTargets(
+  rows: Row[],
+  peaks: { db: Database; kb: number }[],
+  starts: { db: Database; seconds: number }[],
+  connections: number,
+): void {
   const verdict = (ok: boolean) => ok ? "met" : "NOT met";
   const at = connections === 32 ? "" : ` (stated at 32 connections; this run used ${connections})`;
   console.log(`  targets${at}:`);
-  for (const { route, mode, result: r } of rows) {
-    const rps = `${Math.round(r.rps)} req/s`;
+  for (const { route, db, mode, result: r } of rows) {
+    const rps = `${Math.round(r.rps)} req/s (${db})`;
     if (route.endsWith(CANDIDATES) && mode === "uncached") {
       const ok = r.rps >= TARGETS.candidatesRps && r.p99 <= TARGETS.candidatesP99;
       console.log(
@@ -287,10 +313,28 @@ function printTargets(rows: Row[], peakKb: number, connections: number): void {
       );
     }
   }
-  console.log(
-    `    server memory < ${TARGETS.memoryMb} MB: peak ${mb(peakKb)} -> ` +
-      verdict(peakKb / 1024 < TARGETS.memoryMb),
-  );
+  for (const { db, kb } of peaks) {
+    console.log(
+      `    server memory < ${TARGETS.memoryMb} MB (${db}): peak ${mb(kb)} -> ` +
+        verdict(kb / 1024 < TARGETS.memoryMb),
+    );
+  }
+  for (const { db, seconds } of starts) {
+    console.log(
+      `    ready within ${TARGETS.startSeconds} s of start (${db}, artifact and database ` +
+        `already there): ${seconds.toFixed(1)} s -> ${verdict(seconds <= TARGETS.startSeconds)}`,
+    );
+  }
+  const embedded = rows.filter((r) => r.db === "embedded");
+  for (const r of rows.filter((r) => r.db === "postgres")) {
+    const twin = embedded.find((e) => e.route === r.route && e.mode === r.mode);
+    if (!twin) continue;
+    console.log(
+      `    postgres at least as fast as embedded, ${r.route} (${r.mode}): ` +
+        `${Math.round(r.result.rps)} vs ${Math.round(twin.result.rps)} req/s -> ` +
+        verdict(r.result.rps >= twin.result.rps),
+    );
+  }
 }
 
 /** Starts the server with `env` and waits until it is ready; logs how long that took. */
@@ -348,23 +392,86 @@ export async function main(args: string[]): Promise<void> {
       `${stream.length} titles in file order (${new Set(stream).size} distinct), the first ` +
       `${WARMUP_STREAM} as warm-up`,
   );
+  const version = (await Deno.readTextFile(join(ROOT, "artifacts/taxonomy/current"))).trim();
+  const codes = await onetCodes(join(ROOT, "artifacts/taxonomy", version));
+  const postgresUrl = Deno.env.get("DATABASE_URL");
+  const databases: Database[] = postgresUrl ? ["embedded", "postgres"] : ["embedded"];
+  if (!postgresUrl) {
+    console.log(
+      "  database: embedded PGlite only; set DATABASE_URL (a role that may create databases) to " +
+        "also measure the Postgres mode in the same run",
+    );
+  }
+  const rows: Row[] = [];
+  const peaks: { db: Database; kb: number }[] = [];
+  const starts: { db: Database; seconds: number }[] = [];
+  for (const db of databases) {
+    console.log(`\n  ${db}: taxonomy ${version} (${codes.length} occupations)`);
+    const measured = await benchDatabase(db, postgresUrl, {
+      load,
+      options,
+      titles,
+      stream,
+      codes,
+    });
+    rows.push(...measured.rows);
+    peaks.push({ db, kb: measured.peakKb });
+    starts.push({ db, seconds: measured.startSeconds });
+  }
+
+  const why = useWrk ? "" : options.allowWrk ? " (wrk is not on PATH)" : " (--no-wrk)";
+  const tools = [...new Set(rows.map((r) => r.result.tool))];
+  console.log(`\n  load: ${tools.join("; ")}${why}`);
+  if (!useWrk) console.log("  (the generator runs in this process and shares the CPUs)");
+  printTable(rows);
+  console.log(
+    `  VmHWM: the server's peak RSS so far, read from /proc/<pid>/status after each run`,
+  );
+  printTargets(rows, peaks, starts, options.connections);
+  const classify = rows.filter((r) => r.route.endsWith(CLASSIFY) && r.result.failures > 0);
+  if (classify.length > 0) {
+    console.log(
+      "  classify answers 422 (insufficient_input) when a title grounds no occupation, so " +
+        "its non-2xx are expected",
+    );
+  }
+  const failed = rows.filter((r) => !r.route.endsWith(CLASSIFY) && r.result.failures > 0);
+  if (failed.length > 0) {
+    throw new Error(`non-2xx answers on ${failed.map((r) => `${r.route} (${r.mode})`)}`);
+  }
+}
+
+/** What one database mode needs from main. */
+interface BenchInputs {
+  load: (url: string, options: LoadOptions) => Promise<LoadResult>;
+  options: BenchOptions;
+  titles: string[];
+  stream: string[];
+  codes: string[];
+}
+
+/**
+ * Measures every route on servers over one database: the stream server (default cache), then
+ * the uncached one. The start time is measured on the restart after the key's limits were
+ * raised, when the artifacts and the database already exist (issue 12's start target).
+ */
+async function benchDatabase(
+  db: Database,
+  postgresUrl: string | undefined,
+  { load, options, titles, stream, codes }: BenchInputs,
+): Promise<{ rows: Row[]; peakKb: number; startSeconds: number }> {
   // On a real server each run gets a database of its own, dropped at the end: usage records
   // left by earlier runs would otherwise slow the next one.
-  const scratch = Deno.env.get("DATABASE_URL")
-    ? await createScratchDatabase(Deno.env.get("DATABASE_URL")!, "bench_serve")
+  const scratch = db === "postgres"
+    ? await createScratchDatabase(postgresUrl!, "bench_serve")
     : null;
-  const databaseUrl = scratch?.url ?? "";
-  console.log(
-    `  database: ${scratch ? "a new database on the DATABASE_URL server" : "embedded PGlite"}`,
-  );
-
   const tmp = await Deno.makeTempDir({ prefix: "bench-serve-" });
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     PORT: String(port),
     HOST: "127.0.0.1",
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: scratch?.url ?? "",
     DATA_DIR: join(tmp, "data"),
     ARTIFACTS_DIR: join(ROOT, "artifacts"),
     BOOTSTRAP_ONET_DIR: "",
@@ -373,10 +480,10 @@ export async function main(args: string[]): Promise<void> {
     ARTIFACT_WATCH: "false",
     MAIL_POLL_MS: "100",
   };
-  const version = (await Deno.readTextFile(join(ROOT, "artifacts/taxonomy/current"))).trim();
-  const codes = await onetCodes(join(ROOT, "artifacts/taxonomy", version));
-  console.log(`  serve/main.ts on ${base}, taxonomy ${version} (${codes.length} occupations)`);
-  console.log(`  DATA_DIR in ${tmp}`);
+  console.log(
+    `  serve/main.ts on ${base}; database: ` +
+      (scratch ? "a new database on the DATABASE_URL server" : `embedded PGlite in ${tmp}`),
+  );
   let server = await startReady(env, base);
   try {
     const email = `bench-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -388,10 +495,13 @@ export async function main(args: string[]): Promise<void> {
     const rows: Row[] = [];
     const peaks: string[] = [];
     let peakKb = 0;
+    let startSeconds = 0;
     for (const mode of ["stream", "uncached"] as const) {
       if (mode === "uncached") {
         await stopClean(server);
+        const t0 = performance.now();
         server = await startReady({ ...env, OCCUPATION_CACHE_SIZE: "0" }, base);
+        startSeconds = (performance.now() - t0) / 1000;
       }
       const ready = memoryOf(server.child.pid);
       const top = await checkCandidates(send, key);
@@ -418,6 +528,7 @@ export async function main(args: string[]): Promise<void> {
           options,
           mode,
           codes,
+          db,
         ),
       );
       const memory = memoryOf(server.child.pid);
@@ -425,28 +536,8 @@ export async function main(args: string[]): Promise<void> {
       peaks.push(`${mode} ${mb(memory.peak)} (RSS at the end ${mb(memory.rss)})`);
     }
     await stopClean(server);
-
-    const why = useWrk ? "" : options.allowWrk ? " (wrk is not on PATH)" : " (--no-wrk)";
-    const tools = [...new Set(rows.map((r) => r.result.tool))];
-    console.log(`\n  load: ${tools.join("; ")}${why}`);
-    if (!useWrk) console.log("  (the generator runs in this process and shares the CPUs)");
-    printTable(rows);
-    console.log(
-      `  VmHWM: the server's peak RSS so far, read from /proc/<pid>/status after each run`,
-    );
-    console.log(`  server peak RSS per server: ${peaks.join("; ")}`);
-    printTargets(rows, peakKb, options.connections);
-    const classify = rows.filter((r) => r.route.endsWith(CLASSIFY) && r.result.failures > 0);
-    if (classify.length > 0) {
-      console.log(
-        "  classify answers 422 (insufficient_input) when a title grounds no occupation, so " +
-          "its non-2xx are expected",
-      );
-    }
-    const failed = rows.filter((r) => !r.route.endsWith(CLASSIFY) && r.result.failures > 0);
-    if (failed.length > 0) {
-      throw new Error(`non-2xx answers on ${failed.map((r) => `${r.route} (${r.mode})`)}`);
-    }
+    console.log(`  server peak RSS per server (${db}): ${peaks.join("; ")}`);
+    return { rows, peakKb, startSeconds };
   } finally {
     try {
       server.child.kill("SIGKILL");

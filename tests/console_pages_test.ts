@@ -24,7 +24,7 @@ Deno.test("JS off: create a key (shown once), use it, see usage, revoke it, send
     assert.match(empty.html, /No keys yet/);
     const created = await submit(t, jar, "/console/keys", "/console/keys", { name: "production" });
     assert.equal(created.status, 303);
-    assert.equal(created.location, "/console/keys#new-key");
+    assert.equal(created.location, "/console/keys?notice=created#new-key");
     const shown = await getPage(t, jar, "/console/keys");
     const key = shown.html.match(/id="new-key-value"[^>]*value="(oik_[A-Za-z0-9]+)"/)?.[1] ??
       shown.html.match(/value="(oik_[A-Za-z0-9]+)"/)?.[1];

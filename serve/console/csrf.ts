@@ -15,10 +15,21 @@ import { base64url } from "../platform/secrets.ts";
 
 const encoder = new TextEncoder();
 
+/** Tokens already computed, per key (a page view reuses its session's token): at most 10,000. */
+const computed = new WeakMap<CryptoKey, Map<string, string>>();
+const COMPUTED_MAX = 10_000;
+
 /** The CSRF token bound to a session (`session:<id hash>`) or pre-session cookie (`pre:<id>`). */
 export async function csrfToken(key: CryptoKey, binding: string): Promise<string> {
+  let tokens = computed.get(key);
+  if (!tokens) computed.set(key, tokens = new Map());
+  const known = tokens.get(binding);
+  if (known) return known;
   const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`console-csrf:${binding}`));
-  return base64url(new Uint8Array(mac).slice(0, 24));
+  const token = base64url(new Uint8Array(mac).slice(0, 24));
+  if (tokens.size >= COMPUTED_MAX) tokens.delete(tokens.keys().next().value!);
+  tokens.set(binding, token);
+  return token;
 }
 
 /** Whether `given` is the token for `binding` (constant-time comparison). */

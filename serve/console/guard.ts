@@ -50,7 +50,7 @@ export async function loadSession(ctx: PlatformContext, c: ConsoleContext): Prom
   const names = cookieNames(c.get("secure"));
   const id = readCookie(c, names.session);
   if (!id) return false;
-  const session = await findSession(ctx.db, id, ctx.clock());
+  const session = await findSession(ctx, id, ctx.clock());
   if (!session) {
     deleteCookie(c, names.session, { path: "/", secure: c.get("secure") });
     return false;

@@ -5,10 +5,8 @@
  */
 import { Hono } from "hono";
 import { ApiError } from "../http/errors.ts";
-import { createKey, getKey, listKeys, revokeKey } from "../platform/api_keys.ts";
-import { currentContract } from "../platform/contracts.ts";
-import { usageHistory } from "../platform/usage.ts";
-import { createFeedback, FEEDBACK_CATEGORIES, listFeedback } from "../platform/feedback.ts";
+import { createKey, getKey, revokeKey } from "../platform/api_keys.ts";
+import { createFeedback, FEEDBACK_CATEGORIES } from "../platform/feedback.ts";
 import { CreateKeyRequest, FeedbackRequest } from "../platform/schemas.ts";
 import { openText, sealText } from "../platform/secrets.ts";
 import {
@@ -23,6 +21,15 @@ import {
 import { checkedForm, signedIn } from "./guard.ts";
 import { putFlash, takeFlash } from "./session.ts";
 import { page } from "./render.ts";
+import {
+  accountContract,
+  accountFeedback,
+  accountKeys,
+  accountUsage,
+  forgetFeedback,
+  forgetKeys,
+  type UsageFigures,
+} from "./account_data.ts";
 import { KEY_NOTICES, KeysPage, RevokePage } from "./pages/keys.tsx";
 import { type RouteCount, UsagePage, type UsageView } from "./pages/usage.tsx";
 import { TryPage } from "./pages/try.tsx";
@@ -48,7 +55,11 @@ export function accountRoutes(deps: ConsoleDeps) {
     state?: Parameters<typeof KeysPage>[0]["state"],
   ) => {
     const session = c.get("session")!;
-    const sealed = session.flash ? await takeFlash(ctx.db, session.idHash) : null;
+    // The raw key of a key just created: kept with the session by whichever instance created
+    // it, so after a creation (notice=created) it is read from the database, never from memory.
+    const sealed = session.flash || c.req.query("notice") === "created"
+      ? await takeFlash(ctx, session.idHash)
+      : null;
     const created = sealed
       ? JSON.parse(await openText(ctx.keys.consoleFlashKey, sealed)) as {
         key: string;
@@ -56,8 +67,8 @@ export function accountRoutes(deps: ConsoleDeps) {
       }
       : null;
     const [keys, contract] = await Promise.all([
-      listKeys(ctx.db, session.accountId),
-      currentContract(ctx.db, session.accountId, ctx.clock()),
+      accountKeys(ctx, session.accountId),
+      accountContract(ctx, session.accountId, ctx.clock()),
     ]);
     const notice = c.req.query("notice");
     return page(
@@ -102,8 +113,9 @@ export function accountRoutes(deps: ConsoleDeps) {
       ctx.keys.consoleFlashKey,
       JSON.stringify({ key: created.key, name: created.name }),
     );
-    await putFlash(ctx.db, c.get("session")!.idHash, sealed);
-    return c.redirect("/console/keys#new-key", 303);
+    forgetKeys(ctx, account(c));
+    await putFlash(ctx, c.get("session")!.idHash, sealed);
+    return c.redirect("/console/keys?notice=created#new-key", 303);
   });
 
   const keyOf = async (c: ConsoleContext) => {
@@ -126,18 +138,16 @@ export function accountRoutes(deps: ConsoleDeps) {
   app.post("/console/keys/:id/revoke", async (c) => {
     await checkedForm(ctx, c);
     const key = await keyOf(c);
-    await revokeKey(ctx.db, ctx.keyStore, account(c), String(key.key_id), ctx.clock());
+    try {
+      await revokeKey(ctx.db, ctx.keyStore, account(c), String(key.key_id), ctx.clock());
+    } finally {
+      forgetKeys(ctx, account(c));
+    }
     return c.redirect("/console/keys?notice=revoked", 303);
   });
 
   app.get("/console/usage", async (c) => {
-    const now = ctx.clock();
-    await ctx.meter.flush();
-    const [history, contract] = await Promise.all([
-      usageHistory(ctx.db, account(c), now),
-      currentContract(ctx.db, account(c), now),
-    ]);
-    const status = contract ? await ctx.limits.status(contract) : null;
+    const { history, contract, status } = await accountUsage(ctx, account(c), ctx.clock());
     return page(
       c,
       <UsagePage frame={frameOf(c)} usage={usageView(history, contract, status)} />,
@@ -157,7 +167,7 @@ export function accountRoutes(deps: ConsoleDeps) {
       <FeedbackPage
         frame={frameOf(c)}
         categories={FEEDBACK_CATEGORIES}
-        rows={await listFeedback(ctx.db, account(c))}
+        rows={await accountFeedback(ctx, account(c))}
         sent={c.req.query("notice") === "sent"}
         values={{ related_request_id: REQUEST_ID.test(related) ? related : undefined }}
         {...extra}
@@ -188,7 +198,11 @@ export function accountRoutes(deps: ConsoleDeps) {
         },
       });
     }
-    await createFeedback(ctx.db, account(c), parsed.data, ctx.clock());
+    try {
+      await createFeedback(ctx.db, account(c), parsed.data, ctx.clock());
+    } finally {
+      forgetFeedback(ctx, account(c));
+    }
     return c.redirect("/console/feedback?notice=sent", 303);
   });
 
@@ -197,9 +211,9 @@ export function accountRoutes(deps: ConsoleDeps) {
 
 /** The usage page's view: every one of the 30 days (zeros included) and the route totals. */
 function usageView(
-  history: Awaited<ReturnType<typeof usageHistory>>,
-  contract: Awaited<ReturnType<typeof currentContract>>,
-  status: Awaited<ReturnType<ConsoleDeps["platform"]["limits"]["status"]>> | null,
+  history: UsageFigures["history"],
+  contract: UsageFigures["contract"],
+  status: UsageFigures["status"],
 ): UsageView {
   const counts = new Map(history.days.map((d) => [d.date, d.requests]));
   const days = [];

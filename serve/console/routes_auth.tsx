@@ -197,7 +197,7 @@ export function authRoutes(deps: ConsoleDeps) {
 
   app.post("/console/logout", signedIn(ctx), async (c) => {
     await checkedForm(ctx, c);
-    await endSession(ctx.db, c.get("session")!.idHash);
+    await endSession(ctx, c.get("session")!.idHash);
     const secure = c.get("secure");
     deleteCookie(c, cookieNames(secure).session, { path: "/", secure });
     return c.redirect("/console/login?notice=logged_out", 303);

@@ -10,13 +10,28 @@
  * - when the account's password is reset (every row of the account is deleted, and the epoch
  *   moves on, which ends a session on any replica even before then).
  * The cookie opens console pages only: API routes read bearer credentials, never cookies.
+ *
+ * Validated sessions are kept in memory for SESSION_CACHE_MS (2 s) per server instance, so a
+ * page view does not read the database each time. The idle and lifetime ends are still checked
+ * on every request against the kept times, and this instance drops its kept copy at once when
+ * it ends a session (log-out, expiry), resets the account's password (through the console or
+ * the API: every session of the account) or writes the session's flash. What that means:
+ * - on the embedded database (the default) only one server process can open the data
+ *   directory (PGlite's lock file), so there is one instance and the above is exact;
+ * - replicas sharing a Postgres server do not hear of each other's writes: a session that
+ *   another instance ended (log-out, password reset) is still accepted here for at most
+ *   SESSION_CACHE_MS after this instance last read it, then refused. A key's raw value shown
+ *   once after creation is read from the database whichever instance created it.
  */
 import type { Kysely } from "kysely";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { DB } from "../stores/schema.ts";
-import { sha256Hex } from "../../build/hash.ts";
+import type { PlatformContext } from "../platform/mod.ts";
+import { createHash } from "node:crypto";
 import { base64url } from "../platform/secrets.ts";
+import { onPasswordReset } from "../platform/accounts.ts";
+import { TtlCache } from "./cache.ts";
 
 /** Idle expiry: a session unused this long has ended. */
 export const SESSION_IDLE_MS = 30 * 60_000;
@@ -24,7 +39,14 @@ export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_LIFETIME_MS = 12 * 3_600_000;
 /** last_seen_at is refreshed at most this often (saves a write on most page views). */
 const TOUCH_EVERY_MS = 60_000;
+/** A validated session is kept in memory this long by the instance that read it. */
+export const SESSION_CACHE_MS = 2_000;
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** What the database keeps of a cookie's id: its SHA-256, in hex. */
+function idHashOf(id: string): string {
+  return createHash("sha256").update(id).digest("hex");
+}
 
 /** A live session with the account it belongs to. */
 export interface ConsoleSession {
@@ -98,7 +120,7 @@ export async function createSession(
       ])
     ).execute();
   await db.insertInto("console_sessions").values({
-    id_hash: await sha256Hex(id),
+    id_hash: idHashOf(id),
     account_id: account.id,
     session_epoch: account.session_epoch,
     created_at: now,
@@ -108,15 +130,36 @@ export async function createSession(
   return id;
 }
 
-/** The live session a cookie value names, or null (an ended one is deleted on the way). */
-export async function findSession(
-  db: Kysely<DB>,
-  id: string,
-  now: Date,
-): Promise<ConsoleSession | null> {
-  if (!ID_SHAPE.test(id)) return null;
-  const idHash = await sha256Hex(id);
-  const row = await db.selectFrom("console_sessions as s")
+/** A console_sessions row joined with its account, as read and kept. */
+interface SessionRow {
+  account_id: string;
+  session_epoch: number;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  flash: string | null;
+  email: string;
+  full_name: string;
+  status: string;
+  account_epoch: number;
+}
+
+const caches = new WeakMap<PlatformContext, TtlCache<string, SessionRow | null>>();
+
+/** This instance's kept sessions, by id hash. */
+function cacheOf(ctx: PlatformContext): TtlCache<string, SessionRow | null> {
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, cache = new TtlCache(SESSION_CACHE_MS, ctx.clock));
+  return cache;
+}
+
+// A password reset on this instance (console or API) ends every kept session of the account.
+onPasswordReset((ctx, accountId) => {
+  caches.get(ctx)?.deleteWhere((row) => row?.account_id === accountId);
+});
+
+async function readSession(db: Kysely<DB>, idHash: string): Promise<SessionRow | null> {
+  return await db.selectFrom("console_sessions as s")
     .innerJoin("accounts as a", "a.id", "s.account_id")
     .select([
       "s.account_id",
@@ -130,19 +173,36 @@ export async function findSession(
       "a.status",
       "a.session_epoch as account_epoch",
     ])
-    .where("s.id_hash", "=", idHash).executeTakeFirst();
+    .where("s.id_hash", "=", idHash).executeTakeFirst() ?? null;
+}
+
+/**
+ * The live session a cookie value names, or null (an ended one is deleted on the way). Read
+ * from this instance's memory when it read it less than SESSION_CACHE_MS ago.
+ */
+export async function findSession(
+  ctx: PlatformContext,
+  id: string,
+  now: Date,
+): Promise<ConsoleSession | null> {
+  if (!ID_SHAPE.test(id)) return null;
+  const idHash = idHashOf(id);
+  const cache = cacheOf(ctx);
+  // Unknown ids are not kept: anyone can send well-formed ones.
+  const row = await cache.get(idHash, () => readSession(ctx.db, idHash), (r) => r !== null);
   if (!row) return null;
   const t = now.getTime();
   const ended = row.expires_at.getTime() <= t ||
     row.last_seen_at.getTime() + SESSION_IDLE_MS <= t ||
     row.session_epoch !== row.account_epoch || row.status !== "verified";
   if (ended) {
-    await endSession(db, idHash);
+    await endSession(ctx, idHash);
     return null;
   }
   if (t - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
-    await db.updateTable("console_sessions").set({ last_seen_at: now })
+    await ctx.db.updateTable("console_sessions").set({ last_seen_at: now })
       .where("id_hash", "=", idHash).execute();
+    if (row.last_seen_at < now) row.last_seen_at = now;
   }
   return {
     idHash,
@@ -155,20 +215,28 @@ export async function findSession(
   };
 }
 
-/** Ends one session (log-out, expiry). */
-export async function endSession(db: Kysely<DB>, idHash: string): Promise<void> {
-  await db.deleteFrom("console_sessions").where("id_hash", "=", idHash).execute();
+/** Ends one session (log-out, expiry), here and in this instance's memory. */
+export async function endSession(ctx: PlatformContext, idHash: string): Promise<void> {
+  const cache = cacheOf(ctx);
+  cache.delete(idHash);
+  await ctx.db.deleteFrom("console_sessions").where("id_hash", "=", idHash).execute();
+  cache.delete(idHash);
 }
 
 /** Keeps a sealed value for the session's next page view that asks for it. */
-export async function putFlash(db: Kysely<DB>, idHash: string, sealed: string): Promise<void> {
-  await db.updateTable("console_sessions").set({ flash: sealed }).where("id_hash", "=", idHash)
-    .execute();
+export async function putFlash(
+  ctx: PlatformContext,
+  idHash: string,
+  sealed: string,
+): Promise<void> {
+  await ctx.db.updateTable("console_sessions").set({ flash: sealed })
+    .where("id_hash", "=", idHash).execute();
+  cacheOf(ctx).delete(idHash);
 }
 
 /** Takes the session's sealed value, once: the row no longer holds it afterwards. */
-export async function takeFlash(db: Kysely<DB>, idHash: string): Promise<string | null> {
-  return await db.transaction().execute(async (trx) => {
+export async function takeFlash(ctx: PlatformContext, idHash: string): Promise<string | null> {
+  const flash = await ctx.db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("console_sessions").select("flash")
       .where("id_hash", "=", idHash).forUpdate().executeTakeFirst();
     if (!row?.flash) return null;
@@ -176,4 +244,6 @@ export async function takeFlash(db: Kysely<DB>, idHash: string): Promise<string 
       .execute();
     return row.flash;
   });
+  if (flash !== null) cacheOf(ctx).delete(idHash);
+  return flash;
 }

@@ -290,6 +290,18 @@ export const PASSWORD_RESET = {
   next_step: "Log in with POST /api/v1/platform/login using the new password.",
 };
 
+/** Told, on this instance, that a password reset of an account has committed. */
+export type PasswordResetListener = (ctx: PlatformContext, accountId: string) => void;
+const resetListeners = new Set<PasswordResetListener>();
+
+/**
+ * Calls `listener` after every password reset this instance commits, with the platform
+ * context it ran in and the account (the console drops its cached sessions of the account).
+ */
+export function onPasswordReset(listener: PasswordResetListener): void {
+  resetListeners.add(listener);
+}
+
 /**
  * Replaces the password. Ends every outstanding reset token, every management token issued
  * before it (the account's session epoch moves on) and every console session, and mails a
@@ -306,7 +318,8 @@ export async function resetPassword(
   }
   const passwordHash = await ctx.passwordGate.run(() => hashPassword(newPassword));
   const now = ctx.clock();
-  return await ctx.db.transaction().execute(async (trx) => {
+  const reset: { account: string | null } = { account: null };
+  const answer = await ctx.db.transaction().execute(async (trx) => {
     const result = await redeem(ctx, trx, "reset_password", token, now);
     if (result.outcome !== "ok") return { status: result.outcome };
     const { account } = result;
@@ -334,8 +347,13 @@ export async function resetPassword(
     await enqueueEmail(trx, ctx.keys.outboxKey, passwordChangedEmail(account.email, keys), now);
     const [emailSubject] = await loginSubjects(account.email, "");
     await clearFailures(trx, emailSubject);
+    reset.account = account.account_id;
     return PASSWORD_RESET;
   });
+  if (reset.account !== null) {
+    for (const listener of resetListeners) listener(ctx, reset.account);
+  }
+  return answer;
 }
 
 /**

@@ -23,7 +23,8 @@ export interface UsageView {
   contract: { plan: string; status: string; ends_at: string | null } | null;
 }
 
-const number = (n: number) => n.toLocaleString("en-US");
+const NUMBER = new Intl.NumberFormat("en-US");
+const number = (n: number) => NUMBER.format(n);
 
 /** The usage page. */
 export function UsagePage(props: { frame: Frame; usage: UsageView }) {
