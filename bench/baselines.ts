@@ -313,3 +313,132 @@ export async function postgresFtsRanker(docs: OccupationDoc[]): Promise<Baseline
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Title-level BM25 reference
+// ---------------------------------------------------------------------------------------------
+
+/** One title of an occupation, for the title-level reference. */
+export interface TitleDoc {
+  onetCode: string;
+  title: string;
+}
+
+const REFERENCE_STOPWORDS = new Set(["a", "an", "and", "of", "the", "for", "in", "to", "or", "at"]);
+
+/** A light stemmer: plural endings and "-ing" off (at least four letters kept). */
+export function lightStem(word: string): string {
+  if (word.length > 4 && word.endsWith("ies")) return word.slice(0, -3) + "y";
+  if (word.length > 4 && /(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("s") && !/(ss|us|is)$/.test(word)) {
+    return word.slice(0, -1);
+  }
+  if (word.length > 6 && word.endsWith("ing")) return word.slice(0, -3);
+  return word;
+}
+
+function referenceTokens(text: string): string[] {
+  return ftsTokens(text).filter((t) => !REFERENCE_STOPWORDS.has(t)).map(lightStem);
+}
+
+function trigrams(word: string): Set<string> {
+  const padded = `  ${word} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  return out;
+}
+
+/**
+ * The issue's "simple title-level BM25" reference: one BM25 document per O*NET title (k1 1.2,
+ * b 0.75), an occupation scored by a softmax (log-sum-exp, temperature 1) over its titles'
+ * scores, a light stemmer, a small OEWS employment prior (0.15 · ln of the occupation's share of
+ * the median employment) and, for a query word no title has, the title word with the most
+ * character trigrams in common (Jaccard ≥ 0.4), at that similarity's share of its idf.
+ */
+export function titleBm25Ranker(
+  titles: TitleDoc[],
+  employment: ReadonlyMap<string, number> = new Map(),
+): BaselineRanker {
+  const codes = [...new Set(titles.map((t) => t.onetCode))].sort(compareCodes);
+  const occOf = new Map(codes.map((c, i) => [c, i]));
+  const docTokens = titles.map((t) => referenceTokens(t.title));
+  const docOcc = Int32Array.from(titles, (t) => occOf.get(t.onetCode)!);
+  const postings = buildPostings(docTokens);
+  const avgdl = docTokens.reduce((s, t) => s + t.length, 0) / Math.max(1, docTokens.length);
+  const lengthNorm = Float64Array.from(docTokens, (t) => K1 * (1 - B + B * t.length / avgdl));
+  const vocab = [...postings.keys()];
+  const grams = vocab.map(trigrams);
+  const byGram = new Map<string, number[]>();
+  grams.forEach((set, i) => {
+    for (const g of set) {
+      const list = byGram.get(g);
+      if (list) list.push(i);
+      else byGram.set(g, [i]);
+    }
+  });
+  const emp = codes.map((c) => employment.get(c) ?? 0);
+  const known = emp.filter((x) => x > 0).sort((a, b) => a - b);
+  const median = known.length ? known[Math.floor(known.length / 2)] : 1;
+  const floor = known.length ? known[Math.floor(known.length / 10)] : 1;
+  const prior = Float64Array.from(
+    emp,
+    (x) => known.length ? 0.15 * Math.log((x || floor) / median) : 0,
+  );
+  const titleScore = new Float64Array(titles.length);
+  const occSum = new Float64Array(codes.length);
+
+  const fallback = (word: string): [string, number] | null => {
+    const mine = trigrams(word);
+    const hits = new Map<number, number>();
+    for (const g of mine) for (const i of byGram.get(g) ?? []) hits.set(i, (hits.get(i) ?? 0) + 1);
+    let best = -1;
+    let bestSim = 0.4;
+    for (const [i, n] of hits) {
+      const sim = n / (mine.size + grams[i].size - n);
+      if (sim > bestSim || (sim === bestSim && best >= 0 && vocab[i] < vocab[best])) {
+        [best, bestSim] = [i, sim];
+      }
+    }
+    return best < 0 ? null : [vocab[best], bestSim];
+  };
+
+  return {
+    name: "title-bm25",
+    rank(query: string, k: number): Promise<string[]> {
+      const limit = resultLimit(k);
+      if (limit === 0) return Promise.resolve([]);
+      const touched: number[] = [];
+      for (const word of distinct(referenceTokens(query))) {
+        let term = word;
+        let weight = 1;
+        if (!postings.has(term)) {
+          const found = fallback(term);
+          if (!found) continue;
+          [term, weight] = found;
+        }
+        const { idf, docs, freqs } = postings.get(term)!;
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i];
+          if (titleScore[d] === 0) touched.push(d);
+          const f = freqs[i];
+          titleScore[d] += weight * idf * (f * (K1 + 1)) / (f + lengthNorm[d]);
+        }
+      }
+      const occs: number[] = [];
+      for (const d of touched) {
+        const occ = docOcc[d];
+        if (occSum[occ] === 0) occs.push(occ);
+        occSum[occ] += Math.exp(titleScore[d]);
+        titleScore[d] = 0;
+      }
+      const score = new Map<number, number>();
+      for (const occ of occs) {
+        score.set(occ, Math.log(occSum[occ]) + prior[occ]);
+        occSum[occ] = 0;
+      }
+      occs.sort((a, b) => score.get(b)! - score.get(a)! || a - b);
+      return Promise.resolve(occs.slice(0, limit).map((o) => codes[o]));
+    },
+    close: () => Promise.resolve(),
+  };
+}

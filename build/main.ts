@@ -9,6 +9,7 @@ import { consoleProgress } from "./progress.ts";
 import { resolveRelease } from "./input.ts";
 import { pruneVersions } from "./publish.ts";
 import { defaultEmbeddings } from "./steps/vectors.ts";
+import { resolveOewsNational } from "./steps/employment.ts";
 import { buildMarket, MARKET } from "./market/pipeline.ts";
 import { buildEvidence, EVIDENCE } from "./evidence/pipeline.ts";
 
@@ -24,7 +25,9 @@ options:
   --soc <path>         SOC 2018 definitions CSV (or a folder holding it); with --oews and --qwi
                        builds the evidence artifact from the files the review registry
                        (build/reviews/) approves; others are left out and listed in the manifest
-  --oews <path>        OEWS national and national-sector CSV files or folders (repeatable)
+  --oews <path>        OEWS national and national-sector CSV files or folders (repeatable); with
+                       --onet, the newest national_M<year>_dl.csv among them also gives the
+                       taxonomy's occupation size prior (occupation_employment)
   --qwi <path>         QWI county x sector CSV extracts and NAICS labels (repeatable)
   --as-of <date>       end of the market windows (default: the latest datePosted)
   --map <file>         column map for every CSV input (default: matched by header)
@@ -77,7 +80,16 @@ async function main(): Promise<number> {
         "no word embeddings found (run `deno install`): building the lexical-only artifact",
       );
     }
-    const result = await buildTaxonomy(releaseDir, artifactsDir, progress, { embeddings });
+    let oews: string | null = null;
+    for (const path of values.oews ?? []) {
+      oews = await resolveOewsNational(path).catch(() => null);
+      if (oews && /national_M\d{4}_dl\.csv$/i.test(oews)) break;
+      oews = null;
+    }
+    if (oews === null) {
+      progress.info("no OEWS national file (--oews): building without the occupation size prior");
+    }
+    const result = await buildTaxonomy(releaseDir, artifactsDir, progress, { embeddings, oews });
     progress.info(`published ${TAXONOMY}/${result.version} -> ${result.dir}`);
   }
   if (values.postings) {
@@ -102,8 +114,10 @@ async function main(): Promise<number> {
       qwi: values.qwi ?? [],
     }, progress);
     progress.info(`published ${EVIDENCE}/${result.version} -> ${result.dir}`);
-  } else if (values.oews || values.qwi) {
-    console.error("--oews and --qwi build the evidence artifact together with --soc");
+  } else if ((values.oews && !values.onet) || values.qwi) {
+    console.error(
+      "--qwi builds the evidence artifact together with --soc; --oews needs --soc or --onet",
+    );
     return 2;
   }
   if (keep !== null) {

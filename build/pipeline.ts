@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { type OnetRelease, readOnetRelease } from "./sources/onet/read.ts";
 import { registerNormalizer, stageRelease } from "./steps/stage.ts";
 import { buildTable, checkTable, hashTable } from "./steps/sql.ts";
-import { buildCalibrationTable, buildVectorsTable } from "./steps/derived.ts";
+import { buildCalibrationTable, buildFusionTable, buildVectorsTable } from "./steps/derived.ts";
 import { TAXONOMY_TABLES } from "./steps/tables.ts";
+import { buildEmploymentTable, employmentInput } from "./steps/employment.ts";
 import { RANKER_VERSION } from "../serve/occupation/engine/index.ts";
 import {
   type Manifest,
@@ -39,6 +40,11 @@ export interface BuildOptions {
   embeddings?: string | null;
   /** Move `current` to the new version (default); false only puts it in place. */
   promote?: boolean;
+  /**
+   * OEWS national cross-industry employment (a national_M<year>_dl.csv file) for the ranker's
+   * occupation size prior; null or absent builds without the prior.
+   */
+  oews?: string | null;
 }
 
 /** The manifest record of the embeddings file (optional: without it the build is lexical). */
@@ -88,6 +94,7 @@ export async function buildTaxonomy(
   options: BuildOptions = {},
 ): Promise<BuildResult> {
   const embeddings = options.embeddings ?? null;
+  const oews = options.oews ?? null;
   const total = TAXONOMY_TABLES.length + 6;
   let n = 0;
 
@@ -128,6 +135,10 @@ export async function buildTaxonomy(
         progress.step(++n, total, `table ${table.name}`);
         const rows = table.name === "term_vectors"
           ? await buildVectorsTable(connection, embeddings)
+          : table.name === "occupation_employment"
+          ? await buildEmploymentTable(connection, oews)
+          : table.name === "ranker_fusion"
+          ? await buildFusionTable(connection)
           : table.name === "ranker_calibration"
           ? await buildCalibrationTable(connection)
           : await buildTable(connection, table, table.name === "attribution" ? params : undefined);
@@ -138,6 +149,8 @@ export async function buildTaxonomy(
           content_hash: "",
           source_status: table.name === "term_vectors"
             ? (embeddings ? "present" : "absent")
+            : table.name === "occupation_employment"
+            ? (oews ? "present" : "absent")
             : table.inputs.every((f) => absentInputs.has(f))
             ? "absent"
             : "present",
@@ -179,7 +192,11 @@ export async function buildTaxonomy(
       onet_layout: { family: release.family.id, header_style: release.headerStyle },
       normalizer_version: NORMALIZER_VERSION,
       ranker_version: RANKER_VERSION,
-      inputs: [...release.inputs, await embeddingsInput(embeddings)],
+      inputs: [
+        ...release.inputs,
+        await embeddingsInput(embeddings),
+        ...(oews ? [await employmentInput(oews)] : []),
+      ],
       tables,
       file: { name: `${TAXONOMY}.duckdb`, bytes: fileInfo.size, sha256: await sha256File(dbPath) },
       content_hash: contentHash,

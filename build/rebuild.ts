@@ -18,6 +18,7 @@
 import { parseArgs } from "node:util";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { buildTaxonomy, TAXONOMY } from "./pipeline.ts";
+import { resolveOewsNational } from "./steps/employment.ts";
 import { buildMarket, MARKET, MARKET_SCHEMA_VERSION } from "./market/pipeline.ts";
 import { EXTRACTOR_VERSION } from "./market/extract.ts";
 import { TAXONOMY_SCHEMA_VERSION } from "./manifest.ts";
@@ -34,7 +35,8 @@ export interface RebuildConfig {
   artifacts: string;
   keep: number;
   cache: string;
-  taxonomy: { onet: string; embeddings: string | null } | null;
+  /** oews: an OEWS national file or folder for the ranker's size prior (absent: no prior). */
+  taxonomy: { onet: string; embeddings: string | null; oews?: string | null } | null;
   market: { postings: string[]; asOf: string | null } | null;
 }
 
@@ -62,6 +64,9 @@ export async function readRebuildConfig(path: string): Promise<RebuildConfig> {
   if (taxonomy && typeof taxonomy.onet !== "string") {
     throw new ConfigProblem(`${path}: taxonomy.onet must name an O*NET release`);
   }
+  if (taxonomy?.oews !== undefined && taxonomy.oews !== null && typeof taxonomy.oews !== "string") {
+    throw new ConfigProblem(`${path}: taxonomy.oews must name an OEWS national file or folder`);
+  }
   if (
     market &&
     (!Array.isArray(market.postings) || market.postings.length === 0 ||
@@ -87,6 +92,7 @@ export async function readRebuildConfig(path: string): Promise<RebuildConfig> {
           : typeof embeddings === "string"
           ? at(embeddings)
           : defaultEmbeddings(),
+        oews: typeof taxonomy.oews === "string" ? at(taxonomy.oews) : null,
       }
       : null,
     market: market ? { postings: (market.postings as string[]).map(at), asOf } : null,
@@ -166,12 +172,14 @@ export async function runRebuild(
     if (config.taxonomy) {
       const dir = join(config.artifacts, TAXONOMY);
       const release = await resolveRelease(config.taxonomy.onet, config.cache, progress);
+      const oews = config.taxonomy.oews ? await resolveOewsNational(config.taxonomy.oews) : null;
       const fingerprint = await sha256Hex(JSON.stringify([
         TAXONOMY_SCHEMA_VERSION,
         NORMALIZER_VERSION,
         RANKER_VERSION,
         await treeDigest(release),
         config.taxonomy.embeddings ? await sha256File(config.taxonomy.embeddings) : null,
+        ...(oews ? [await sha256File(oews)] : []),
       ]));
       const state = await readState(dir);
       if (taxonomyVersion && state.built[taxonomyVersion] === fingerprint) {
@@ -180,6 +188,7 @@ export async function runRebuild(
       } else {
         const result = await buildTaxonomy(release, config.artifacts, progress, {
           embeddings: config.taxonomy.embeddings,
+          oews,
           promote: false,
         });
         staged.push({ artifact: TAXONOMY, version: result.version, fingerprint });

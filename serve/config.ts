@@ -33,6 +33,12 @@ export const ConfigSchema = z.object({
     .string()
     .default("../shared/data/onet/db_30_1_text,./fixtures/onet-sample")
     .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== "")),
+  // OEWS national estimates for that first build's occupation size prior: the first folder or
+  // file that exists and holds a national_M<year>_dl.csv is used ("" builds without the prior).
+  BOOTSTRAP_OEWS: z
+    .string()
+    .default("../shared/data/oews")
+    .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== "")),
   BOOTSTRAP_POSTINGS: z.string().default("./fixtures/market/sample-feed.ndjson"),
   // Reviewed sample snapshots the first start builds the evidence artifact from ("" disables).
   BOOTSTRAP_EVIDENCE: z.string().default("./fixtures/workforce"),

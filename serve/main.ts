@@ -45,7 +45,12 @@ try {
 const applied = await migrate(database);
 logger.info("database ready", { mode: database.kind, migrations_applied: applied });
 
-await bootstrapTaxonomy(config.ARTIFACTS_DIR, config.BOOTSTRAP_ONET_DIR, logger);
+await bootstrapTaxonomy(
+  config.ARTIFACTS_DIR,
+  config.BOOTSTRAP_ONET_DIR,
+  logger,
+  config.BOOTSTRAP_OEWS,
+);
 await bootstrapMarket(config.ARTIFACTS_DIR, config.BOOTSTRAP_POSTINGS, logger);
 await bootstrapEvidence(config.ARTIFACTS_DIR, config.BOOTSTRAP_EVIDENCE, logger);
 const artifacts = new ArtifactRegistry(

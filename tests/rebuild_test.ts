@@ -1,7 +1,13 @@
 /** The scheduled rebuild job: change detection, all-or-nothing promotion, pruning, rollback. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FIXTURE_EMBEDDINGS, FIXTURE_FEED, FIXTURE_ONET, variantRelease } from "./helpers.ts";
+import {
+  FIXTURE_EMBEDDINGS,
+  FIXTURE_FEED,
+  FIXTURE_OEWS,
+  FIXTURE_ONET,
+  variantRelease,
+} from "./helpers.ts";
 import { type Progress, silentProgress } from "../build/progress.ts";
 import { readRebuildConfig, rollback, runRebuild } from "../build/rebuild.ts";
 import { readPointer } from "../build/publish.ts";
@@ -17,12 +23,13 @@ Deno.test("rebuild: unchanged inputs rebuild nothing; a changed feed promotes on
       JSON.stringify({
         artifacts: "./artifacts",
         keep: 2,
-        taxonomy: { onet: FIXTURE_ONET, embeddings: FIXTURE_EMBEDDINGS },
+        taxonomy: { onet: FIXTURE_ONET, embeddings: FIXTURE_EMBEDDINGS, oews: FIXTURE_OEWS },
         market: { postings: ["./feed.ndjson"] },
       }),
     );
     const config = await readRebuildConfig(configPath);
     assert.equal(config.artifacts, join(dir, "artifacts"));
+    assert.equal(config.taxonomy?.oews, FIXTURE_OEWS);
 
     const first = await runRebuild(config);
     assert.deepEqual(first.map((o) => [o.artifact, o.action]), [
@@ -33,6 +40,15 @@ Deno.test("rebuild: unchanged inputs rebuild nothing; a changed feed promotes on
     const market = await readPointer(join(config.artifacts, "market"));
     assert.equal(taxonomy, first[0].version);
     assert.equal(market, first[1].version);
+    // The OEWS file gives the taxonomy its size prior.
+    const manifest = JSON.parse(
+      await Deno.readTextFile(join(config.artifacts, "taxonomy", taxonomy!, "manifest.json")),
+    );
+    const employment = manifest.tables.find((t: { name: string }) =>
+      t.name === "occupation_employment"
+    );
+    assert.equal(employment.source_status, "present");
+    assert.ok(employment.rows > 0);
 
     const second = await runRebuild(config);
     assert.deepEqual(second.map((o) => [o.artifact, o.action, o.version]), [

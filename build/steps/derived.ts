@@ -6,6 +6,8 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { buildTermVectors } from "./vectors.ts";
 import { readIndexSource } from "../../serve/occupation/engine/load.ts";
 import { type Channel, fitChannel } from "../../serve/occupation/engine/calibrate.ts";
+import { fitFusion } from "../../serve/occupation/engine/fusion.ts";
+import { EMPLOYER_TITLES, parseEmployerTitles } from "../../serve/occupation/engine/devset.ts";
 
 /** Builds term_vectors; empty (and reported absent) when no embeddings file is given. */
 export async function buildVectorsTable(
@@ -31,16 +33,21 @@ export async function buildVectorsTable(
   return await buildTermVectors(connection, embeddings, texts);
 }
 
-/** Fits and stores the calibration of each retrieval channel the artifact supports. */
+/**
+ * Fits and stores the calibration of each retrieval channel the artifact supports, on the held-out
+ * fold plus half of the hand-labelled employer-style titles (fixtures/occupation-dev; the quality
+ * bench scores the other half).
+ */
 export async function buildCalibrationTable(connection: DuckDBConnection): Promise<number> {
   const source = await readIndexSource(connection);
+  const employer = parseEmployerTitles(await Deno.readTextFile(EMPLOYER_TITLES));
   const channels: Channel[] = source.vectors ? ["hybrid", "lexical"] : ["lexical"];
   await connection.run(
     `CREATE TABLE ranker_calibration (channel VARCHAR, ranker_version VARCHAR, method VARCHAR,
        model VARCHAR, report VARCHAR)`,
   );
   for (const channel of channels) {
-    const calibration = fitChannel(source, channel);
+    const calibration = fitChannel(source, channel, { employer, employerHalf: 0 });
     await connection.run("INSERT INTO ranker_calibration VALUES ($1, $2, $3, $4, $5)", [
       channel,
       calibration.ranker_version,
@@ -50,4 +57,30 @@ export async function buildCalibrationTable(connection: DuckDBConnection): Promi
     ]);
   }
   return channels.length;
+}
+
+/**
+ * Fits and stores the learned fusion of the ranking channels (engine/fusion.ts) on the hybrid
+ * channel when the artifact has vectors (lexical otherwise); both channels rank with it, and the
+ * calibration that follows is fitted on the fused ranker.
+ */
+export async function buildFusionTable(connection: DuckDBConnection): Promise<number> {
+  const source = await readIndexSource(connection);
+  const employer = parseEmployerTitles(await Deno.readTextFile(EMPLOYER_TITLES));
+  const fusion = fitFusion(source, source.vectors ? "hybrid" : "lexical", {
+    employer,
+    employerHalf: 0,
+  });
+  await connection.run(
+    `CREATE TABLE ranker_fusion (method VARCHAR, ranker_version VARCHAR, features VARCHAR,
+       weights VARCHAR, report VARCHAR)`,
+  );
+  await connection.run("INSERT INTO ranker_fusion VALUES ($1, $2, $3, $4, $5)", [
+    fusion.method,
+    fusion.ranker_version,
+    JSON.stringify(fusion.features),
+    JSON.stringify(fusion.weights),
+    JSON.stringify(fusion.report),
+  ]);
+  return 1;
 }

@@ -105,6 +105,20 @@ export const TAXONOMY_TABLES: readonly TableSpec[] = [
     derived: true,
   },
   {
+    name: "occupation_employment",
+    key: ["onet_code"],
+    notNull: ["soc_code", "employment", "basis"],
+    inputs: ["oews national"],
+    derived: true,
+  },
+  {
+    name: "ranker_fusion",
+    key: ["method"],
+    notNull: ["ranker_version", "features", "weights", "report"],
+    inputs: ["stg_onet__alternate_titles", "stg_onet__reported_titles"],
+    derived: true,
+  },
+  {
     name: "ranker_calibration",
     key: ["channel"],
     notNull: ["ranker_version", "method", "model", "report"],

@@ -2,7 +2,8 @@
  * First-run convenience: when no taxonomy version has been published, build one so
  * `deno task serve` answers on a fresh clone. The configured release folders are tried in
  * order and the first that exists is built: by default the shared O*NET 30.1 release (about
- * 30 s), else the small sample release in fixtures/. The build runs as `deno task build` in a
+ * 30 s), else the small sample release in fixtures/, with the occupation size prior from the
+ * shared OEWS national estimates when they are there (BOOTSTRAP_OEWS). The build runs as `deno task build` in a
  * child process: a full release needs more heap than the server's 320 MB cap leaves.
  */
 import { join } from "node:path";
@@ -26,11 +27,25 @@ export async function firstFolder(candidates: readonly string[]): Promise<string
   return null;
 }
 
+/** The first of `candidates` that exists (a folder or a file), or null. */
+async function firstFolderOrFile(candidates: readonly string[]): Promise<string | null> {
+  for (const path of candidates) {
+    try {
+      await Deno.stat(path);
+      return path;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return null;
+}
+
 /** Builds the taxonomy from the first existing folder of `onetDirs` if none is published. */
 export async function bootstrapTaxonomy(
   artifactsDir: string,
   onetDirs: readonly string[],
   logger: Logger,
+  oewsPaths: readonly string[] = [],
 ): Promise<void> {
   if (onetDirs.length === 0 || await readPointer(join(artifactsDir, TAXONOMY))) return;
   const source = await firstFolder(onetDirs);
@@ -42,10 +57,22 @@ export async function bootstrapTaxonomy(
     tried: onetDirs.slice(0, onetDirs.indexOf(source)),
     hint: "to build another release run: deno task build --onet <folder | zip | https URL>",
   });
+  // The occupation size prior from the OEWS national estimates, when a configured path exists
+  // (the build names what it used, or says it built without the prior).
+  const oews = await firstFolderOrFile(oewsPaths);
   // `deno task build` itself: word vectors from the pinned package when it is installed, and
   // its progress lines on stderr.
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", BUILD_CLI, "--onet", source, "--artifacts", artifactsDir],
+    args: [
+      "run",
+      "-A",
+      BUILD_CLI,
+      "--onet",
+      source,
+      ...(oews ? ["--oews", oews] : []),
+      "--artifacts",
+      artifactsDir,
+    ],
     stdin: "null",
     stdout: "null",
     stderr: "inherit",

@@ -6,18 +6,23 @@ import { calibrationReport, predict } from "./logistic.ts";
 import { type Calibration, confidenceFeatures, fitCalibration } from "./confidence.ts";
 import {
   CALIBRATION_FOLD,
+  catalogVariants,
   describedExamples,
   type DevExample,
+  employerExamples,
+  type EmployerTitle,
   fnv1a,
   FOLDS,
   postingVariant,
   splitFold,
 } from "./devset.ts";
 import {
+  DEFAULT_WEIGHTS,
   type IndexSource,
   type IndexTitle,
   OccupationIndex,
   RANKER_VERSION,
+  type RankerWeights,
   type Ranking,
 } from "./index.ts";
 import { normalizeTitle } from "../../text/normalize.ts";
@@ -40,21 +45,57 @@ export interface ScoredExample {
   correct: number;
 }
 
-/** Builds the index without the fold and ranks every held-out example. */
-export function scoreFold(
+/** What a fold's dev set holds beyond the held-out titles themselves. */
+export interface FoldOptions {
+  /** Hand-labelled employer-style titles to add (fixtures/occupation-dev). */
+  employer?: EmployerTitle[];
+  /** Which half of them (see employerExamples); null: all. */
+  employerHalf?: 0 | 1 | null;
+  /** Ranker weights (default: DEFAULT_WEIGHTS); for tuning and the quality bench. */
+  weights?: Readonly<RankerWeights>;
+}
+
+/**
+ * The index source without the fold and every dev example of it: held-out titles as O*NET and
+ * a posting write them, with a description, catalog-style variants, and employer titles.
+ */
+export function foldExamples(
   source: IndexSource,
   fold: number,
-  channel: Channel,
-  limit = 10,
-): { index: OccupationIndex; titles: IndexTitle[]; scored: ScoredExample[] } {
+  options: FoldOptions = {},
+): { source: IndexSource; titles: IndexTitle[]; examples: DevExample[] } {
   const { index: titles, examples: titled } = splitFold(source.titles, fold);
   const { occupations, examples: described } = describedExamples(
     source.occupations,
     titled,
     fold,
   );
-  const index = new OccupationIndex({ ...source, occupations, titles });
-  const scored = [...titled, ...described].map((example) => score(index, example, channel, limit));
+  const variants = catalogVariants(source.occupations, source.titles, titled);
+  const employer = options.employer
+    ? employerExamples(
+      options.employer,
+      source.occupations.map((o) => o.onetCode),
+      options.employerHalf ?? null,
+    )
+    : [];
+  return {
+    source: { ...source, occupations, titles },
+    titles,
+    examples: [...titled, ...described, ...variants, ...employer],
+  };
+}
+
+/** Builds the index without the fold and ranks every held-out example. */
+export function scoreFold(
+  source: IndexSource,
+  fold: number,
+  channel: Channel,
+  limit = 10,
+  options: FoldOptions = {},
+): { index: OccupationIndex; titles: IndexTitle[]; scored: ScoredExample[] } {
+  const { source: held, titles, examples } = foldExamples(source, fold, options);
+  const index = new OccupationIndex(held, options.weights ?? DEFAULT_WEIGHTS);
+  const scored = examples.map((example) => score(index, example, channel, limit));
   return { index, titles, scored };
 }
 
@@ -96,18 +137,34 @@ export function seenExamples(titles: IndexTitle[]): DevExample[] {
   });
 }
 
+/** How many times an employer-style title counts in the calibration fit. */
+const EMPLOYER_WEIGHT = 5;
+
 /** One in this many title forms of the index joins the calibration set as a seen title. */
 const SEEN_SAMPLE = 10;
 
 /** Fits the calibration of one channel on the calibration fold plus a sample of seen titles. */
-export function fitChannel(source: IndexSource, channel: Channel): Calibration {
-  const { index, titles, scored: held } = scoreFold(source, CALIBRATION_FOLD, channel);
+export function fitChannel(
+  source: IndexSource,
+  channel: Channel,
+  options: FoldOptions = {},
+): Calibration {
+  const { index, titles, scored: held } = scoreFold(
+    source,
+    CALIBRATION_FOLD,
+    channel,
+    10,
+    options,
+  );
   const seen = seenExamples(titles).map((example) => score(index, example, channel, 10));
   const scored = [...held, ...seen];
   const answered = scored.filter((s) => s.ranking.results.length > 0);
   const features = answered.map((s) => confidenceFeatures(s.ranking));
   const labels = answered.map((s) => s.correct);
-  const model = fitCalibration(features, labels);
+  // The hand-labelled employer-style titles are few beside tens of thousands of O*NET ones, and
+  // unlike them (real employer wording): each counts EMPLOYER_WEIGHT times.
+  const weights = answered.map((s) => s.example.variant === "employer" ? EMPLOYER_WEIGHT : 1);
+  const model = fitCalibration(features, labels, weights);
   const { ece, brier } = calibrationReport(
     features.map((x) => predict(model, x)),
     labels,

@@ -21,6 +21,13 @@ export const CONFIDENCE_FEATURES = [
   "description_agrees",
   "description_disagrees",
   "log_query_terms",
+  "dropped_share",
+  "role_word",
+  "top_prior",
+  "top_score_sq",
+  "margin_sq",
+  "top_share_sq",
+  "log_qualifier_terms",
 ];
 
 /** Calibration stored in the artifact. */
@@ -66,12 +73,23 @@ export function confidenceFeatures(ranking: Ranking): number[] {
     ranking.descriptionAgrees === true ? 1 : 0,
     ranking.descriptionAgrees === false ? 1 : 0,
     Math.log(1 + ranking.queryTerms),
+    ranking.droppedShare,
+    ranking.queryRole === "worker" ? 0 : 1,
+    top.prior,
+    top.score * top.score,
+    margin * margin,
+    shares[0] * shares[0],
+    Math.log(1 + ranking.qualifierTerms),
   ];
 }
 
 /** Fits the calibration model on labelled rankings (label 1 when the top result is right). */
-export function fitCalibration(features: number[][], labels: number[]): LogisticModel {
-  return fitLogistic(CONFIDENCE_FEATURES, features, labels);
+export function fitCalibration(
+  features: number[][],
+  labels: number[],
+  weights?: number[],
+): LogisticModel {
+  return fitLogistic(CONFIDENCE_FEATURES, features, labels, { weights });
 }
 
 export type Level = "high" | "medium" | "low";

@@ -8,6 +8,8 @@
  */
 import { normalizeTitle } from "../../text/normalize.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
+import { roleHead } from "./text.ts";
+import { roleMaps } from "./roles.ts";
 
 /** Number of folds. */
 export const FOLDS = 5;
@@ -19,9 +21,24 @@ export interface DevExample {
   query: string;
   /** A job description sent with the title ("described" examples only). */
   description?: string;
-  variant: "onet" | "posting" | "described";
+  variant: "onet" | "posting" | "described" | "inverted" | "hierarchy" | "employer";
   /** Every occupation that lists this title (normalised): each is a right answer. */
   accept: string[];
+  /**
+   * Catalog-style: a title O*NET took from the Census Alphabetical Index or the BLS Direct
+   * Match Title File (alternate-title sources 06 and 04), or a variant written from one.
+   */
+  catalog?: boolean;
+  /** Employer-style examples: "seasonal", "visa" or "general" (fixtures/occupation-dev). */
+  style?: string;
+}
+
+/** Alternate-title sources whose titles are catalog-style (04 SOC Direct Match, 06 Census). */
+const CATALOG_SOURCES = /alternate_titles:[^;]*\b0[46]\b/;
+
+/** Whether a title's recorded source makes it catalog-style. */
+export function isCatalogSource(source: string | undefined): boolean {
+  return source !== undefined && CATALOG_SOURCES.test(source);
 }
 
 /** 32-bit FNV-1a: a stable hash for deterministic choices. */
@@ -68,22 +85,31 @@ export function splitFold(
     titles.filter((t) => t.kind === "primary").map((t) => normalizeTitle(t.title)),
   );
   const index: IndexTitle[] = [];
-  const held = new Map<string, { title: string; accept: Set<string> }>();
+  const held = new Map<string, { title: string; accept: Set<string>; catalog: boolean }>();
   for (const t of titles) {
     const norm = normalizeTitle(t.title);
     // A form that is some occupation's primary title stays: primary titles are never held out.
     if (t.kind !== "primary" && !primaryNorms.has(norm) && folds.get(norm) === fold) {
-      const entry = held.get(norm) ?? { title: t.title, accept: new Set<string>() };
+      const entry = held.get(norm) ??
+        { title: t.title, accept: new Set<string>(), catalog: false };
       entry.accept.add(t.onetCode);
+      if (isCatalogSource(t.source)) entry.catalog = true;
       held.set(norm, entry);
     } else {
       index.push(t);
     }
   }
   const examples: DevExample[] = [];
-  for (const [norm, { title, accept }] of [...held].sort((a, b) => a[0] < b[0] ? -1 : 1)) {
+  for (
+    const [norm, { title, accept, catalog }] of [...held].sort((a, b) => a[0] < b[0] ? -1 : 1)
+  ) {
     const codes = [...accept].sort();
-    examples.push({ query: title, variant: "onet", accept: codes });
+    examples.push({
+      query: title,
+      variant: "onet",
+      accept: codes,
+      ...(catalog ? { catalog } : {}),
+    });
     if (options.postingVariants !== false) {
       examples.push({
         query: postingVariant(title, fnv1a(norm)),
@@ -175,4 +201,160 @@ export function postingVariant(title: string, seed: number): string {
   text += NOISE[(seed >>> 8) % NOISE.length](seed);
   if ((seed >>> 12) % 3 === 0) text = text.toUpperCase();
   return text;
+}
+
+/** Worker nouns a catalog writes after the role word or leaves out ("Supervisor, bottling"). */
+const GENERIC_HEADS = new Set([
+  "worker",
+  "operator",
+  "tender",
+  "laborer",
+  "hand",
+  "attendant",
+  "helper",
+  "assistant",
+]);
+
+/**
+ * Catalog-style variants of held-out catalog titles, each with its label from the SOC structure
+ * (engine/roles.ts):
+ * - inverted: the role word first, as a coding index writes it ("Operator, Bottling Machine");
+ * - hierarchy: a supervisor, foreman, helper or apprentice of the title's domain, labelled with
+ *   the first-line supervisor or helper occupation of the title's occupation (apprentices stay in
+ *   it), in either word order and sometimes without the comma ("Supervisor Bakery");
+ * - exclusion: "..., exc supervising" on a worker title, which stays with the worker.
+ * Titles held by several occupations take the structure of every one (all are right answers).
+ * Deterministic in the titles.
+ */
+export function catalogVariants(
+  occupations: IndexOccupation[],
+  titles: IndexTitle[],
+  held: DevExample[],
+): DevExample[] {
+  const maps = roleMaps(occupations, titles);
+  const out: DevExample[] = [];
+  const seen = new Set<string>();
+  const push = (query: string, variant: DevExample["variant"], accept: string[]) => {
+    const norm = normalizeTitle(query);
+    if (!norm || seen.has(`${variant} ${norm}`) || accept.length === 0) return;
+    seen.add(`${variant} ${norm}`);
+    out.push({ query, variant, accept: [...new Set(accept)].sort(), catalog: true });
+  };
+  for (const example of held) {
+    if (example.variant !== "onet" || !example.catalog) continue;
+    const title = example.query.trim();
+    const words = title.split(/\s+/);
+    const h = fnv1a(title);
+    const workers = example.accept.filter((c) => maps.classOf.get(c) === "worker");
+    const head = roleHead(title);
+    const last = words[words.length - 1];
+    // Inverted: "Bottling Machine Operator" -> "Operator, Bottling Machine".
+    if (words.length >= 2 && normalizeTitle(last) === head && h % 2 === 0) {
+      push(`${last}, ${words.slice(0, -1).join(" ")}`, "inverted", example.accept);
+    }
+    if (workers.length === 0 || workers.length !== example.accept.length) continue;
+    const domainWords = GENERIC_HEADS.has(normalizeTitle(last)) && words.length >= 2
+      ? words.slice(0, -1)
+      : words;
+    const domain = domainWords.join(" ");
+    const pick = (h >>> 4) % 6;
+    const sup = workers.map((c) => maps.supervisorOf.get(c)).filter((c): c is string => !!c);
+    const help = workers.map((c) => maps.helperOf.get(c)).filter((c): c is string => !!c);
+    if (pick <= 1 && sup.length === workers.length) {
+      const word = (h >>> 8) % 3 === 0 ? "Foreman" : "Supervisor";
+      const forms = [`${word}, ${domain}`, `${domain} ${word}`, `${word} ${domain}`];
+      push(forms[(h >>> 10) % 3], "hierarchy", sup);
+    } else if (pick === 2 && help.length === workers.length) {
+      const forms = [`Helper, ${domain}`, `${domain} Helper`];
+      push(forms[(h >>> 10) % 2], "hierarchy", help);
+    } else if (pick === 3) {
+      const forms = [`Apprentice, ${title}`, `Apprentice ${title}`, `${title} Apprentice`];
+      push(forms[(h >>> 10) % 3], "hierarchy", example.accept);
+    } else if (pick === 4 && sup.length > 0) {
+      push(`${title}, exc supervising`, "hierarchy", example.accept);
+    }
+  }
+  return out;
+}
+
+/** One hand-labelled employer-style title (fixtures/occupation-dev/employer_titles.csv). */
+export interface EmployerTitle {
+  title: string;
+  soc: string;
+  style: string;
+  note: string;
+}
+
+/** Splits CSV text into rows (quoted fields with "" escapes). */
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') [field, i] = [field + '"', i + 1];
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") [row, field] = [[...row, field], ""];
+    else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      if (field !== "" || row.length > 0) rows.push([...row, field]);
+      [row, field] = [[], ""];
+    } else field += c;
+  }
+  if (field !== "" || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+/** Parses the employer-style fixture (header: title,soc_code,style,note). */
+export function parseEmployerTitles(text: string): EmployerTitle[] {
+  const [header, ...rows] = csvRows(text);
+  const at = (name: string) => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new Error(`employer titles: no ${name} column`);
+    return i;
+  };
+  const [title, soc, style, note] = ["title", "soc_code", "style", "note"].map(at);
+  return rows.filter((r) => r.length > 1).map((r, n) => {
+    if (!/^\d{2}-\d{4}$/.test(r[soc])) {
+      throw new Error(`employer titles line ${n + 2}: soc_code ${r[soc]} is not NN-NNNN`);
+    }
+    return { title: r[title], soc: r[soc], style: r[style], note: r[note] ?? "" };
+  });
+}
+
+/** The fixture file of hand-labelled employer-style titles. */
+export const EMPLOYER_TITLES = new URL(
+  "../../../fixtures/occupation-dev/employer_titles.csv",
+  import.meta.url,
+);
+
+/**
+ * Employer-style examples: each hand-labelled title accepts every O*NET-SOC code of its SOC
+ * 6-digit code in the taxonomy (the labels are 6-digit). half 0 or 1 keeps one half (split by a
+ * hash of the normalised title: the build calibrates on half 0, the bench scores half 1); null
+ * keeps both. Titles whose SOC code the taxonomy lacks are skipped.
+ */
+export function employerExamples(
+  rows: EmployerTitle[],
+  onetCodes: string[],
+  half: 0 | 1 | null = null,
+): DevExample[] {
+  const bySoc = new Map<string, string[]>();
+  for (const code of [...onetCodes].sort()) {
+    const list = bySoc.get(code.slice(0, 7)) ?? [];
+    list.push(code);
+    bySoc.set(code.slice(0, 7), list);
+  }
+  const out: DevExample[] = [];
+  for (const row of rows) {
+    const accept = bySoc.get(row.soc);
+    if (!accept) continue;
+    if (half !== null && fnv1a(normalizeTitle(row.title)) % 2 !== half) continue;
+    out.push({ query: row.title, variant: "employer", accept, style: row.style });
+  }
+  return out;
 }

@@ -14,11 +14,12 @@
  * - description: a job description's words in the occupation's description and tasks. It only
  *   re-orders candidates the title found.
  */
-import { indexTerms } from "../../text/normalize.ts";
+import { indexTerms, tokenize } from "../../text/normalize.ts";
 import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
+import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "1";
+export const RANKER_VERSION = "2";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -41,6 +42,8 @@ export interface IndexTitle {
   onetCode: string;
   kind: TitleKind;
   title: string;
+  /** Where the title comes from (occupation_titles.source; dev-set subsets only). */
+  source?: string;
 }
 
 /** Word vectors keyed by index term, rows L2-normalised. */
@@ -55,6 +58,13 @@ export interface IndexSource {
   occupations: IndexOccupation[];
   titles: IndexTitle[];
   vectors: WordVectors | null;
+  /** OEWS national employment by O*NET-SOC code (the size prior); absent or empty: no prior. */
+  employment?: ReadonlyMap<string, number>;
+  /**
+   * Learned fusion weights (engine/fusion.ts, stored in the artifact): they replace the given
+   * weights of the score's linear part. Absent: the given (or default) weights.
+   */
+  fusion?: { weights: readonly number[] };
 }
 
 /** The query as the ranker saw it. */
@@ -68,6 +78,8 @@ export interface RankOptions {
   limit: number;
   /** Use the semantic channel when the index has vectors. */
   semantic: boolean;
+  /** Also return each result's channel values (FUSION_FEATURES), for the fusion fit. */
+  features?: boolean;
 }
 
 /** Why a candidate is on the list, in the spec's vocabulary (2.5). */
@@ -100,6 +112,8 @@ export interface RankedOccupation {
   titleMatched: boolean;
   descriptionTermMatches: number;
   taskTermMatches: number;
+  /** The occupation's size prior (0-1; 0 without employment data). */
+  prior: number;
 }
 
 /** A ranking and the facts about the query that confidence and grounding use. */
@@ -118,9 +132,20 @@ export interface Ranking {
   /** Rank-1 candidate from the title alone is among the description's top three (or null). */
   descriptionAgrees: boolean | null;
   semanticUsed: boolean;
+  /** Channel values of each result (FUSION_FEATURES), when the options asked for them. */
+  features?: number[][];
+  /** The hierarchy role the title's words give it (supervisor, helper, ..., worker). */
+  queryRole: Role;
+  /** Share of the title's words that cleaning dropped (levels, ids, qualifiers, noise). */
+  droppedShare: number;
+  /** Known title words in the title's other parts ("- Seafood Restaurant"): 2 here. */
+  qualifierTerms: number;
 }
 
-/** The weights of the ranking channels (tuned on fold 1 of the development set). */
+/**
+ * The weights of the ranking channels (tuned on fold 1 of the development set; prior, title_agg
+ * and the role weights on fold 2 of the catalog-style and employer-style subsets, issue 15).
+ */
 export interface RankerWeights {
   /** Title channel: share of the query's words a title covers. */
   query_cover: number;
@@ -142,10 +167,20 @@ export interface RankerWeights {
   semantic: number;
   /** Description channel (re-ordering only). */
   description: number;
+  /** The other parts of an "A - B" title in the occupation's titles (re-ordering only). */
+  qualifier: number;
   /** Phrases: the query's adjacent word pairs found in the occupation's titles. */
   pair: number;
   /** Coverage by word family (crude stems) beyond the exact words. */
   stem_cover: number;
+  /** OEWS employment prior (log employment scaled to 0-1). */
+  prior: number;
+  /** Title-level BM25 of every title of the occupation, aggregated by a softmax (log-sum-exp). */
+  title_agg: number;
+  /** The query's hierarchy role (supervisor, helper) and the occupation's role class agree. */
+  role_match: number;
+  /** A supervisor or helper query on a worker occupation, or a worker query on one of those. */
+  role_mismatch: number;
 }
 
 /** The weights the server runs with. */
@@ -160,9 +195,58 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   occ_cover: 0.75,
   semantic: 0.2,
   description: 0.45,
+  qualifier: 0.3,
   pair: 0.075,
   stem_cover: 0.45,
+  prior: 0.07,
+  title_agg: 0.8,
+  role_match: 0.15,
+  role_mismatch: 0.15,
 };
+/**
+ * The channel values the learned fusion weighs, in the order of its weights (engine/fusion.ts):
+ * the linear part of the score is their weighted sum.
+ */
+export const FUSION_FEATURES = [
+  "best_title",
+  "occ_cover",
+  "pair",
+  "stem_cover",
+  "context",
+  "semantic",
+  "prior",
+  "title_agg",
+  "role_match",
+  "role_mismatch",
+  "description",
+] as const;
+
+/** The ranker weights a fusion model gives (its weights on the linear part, the rest as is). */
+export function fusedWeights(
+  fusion: { weights: readonly number[] },
+  base: Readonly<RankerWeights> = DEFAULT_WEIGHTS,
+): RankerWeights {
+  const [title, cover, pair, stem, context, semantic, prior, agg, match, mismatch, description] =
+    fusion.weights;
+  return {
+    ...base,
+    best_title: title,
+    occ_cover: cover,
+    pair,
+    stem_cover: stem,
+    context,
+    semantic,
+    prior,
+    title_agg: agg,
+    role_match: match,
+    role_mismatch: -mismatch,
+    description: description ?? base.description,
+  };
+}
+
+/** BM25 constants of the title-level aggregation. */
+const AGG_K1 = 1.2;
+const AGG_B = 0.75;
 const ALL_OTHER = /,\s*all other\b.*$/i;
 const GROUPS = 32;
 const GROUP_PROBES = 6;
@@ -171,6 +255,7 @@ const PROTOTYPE_CAP = 24;
 const SEMANTIC_FLOOR = 0.55;
 const SEMANTIC_ONLY_MIN = 0.7;
 const SHORTLIST = 40;
+const SEGMENT_HEAD_BONUS = 100;
 const SEMANTIC_SHORTLIST = 8;
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
@@ -194,7 +279,15 @@ export class OccupationIndex {
   #titleHeadId!: Int32Array;
   readonly #headIds = new Map<string, number>();
   #titleWeight!: Float64Array;
+  /** Per title, the BM25 factor of a matched word: (k1 + 1) / (1 + k1 (1 - b + b len / avg)). */
+  #titleBm25!: Float64Array;
+  /** Per occupation: size prior (0-1), role class, supervisor and helper occupation (-1: none). */
+  #prior!: Float64Array;
+  #roleClass!: Uint8Array;
+  #supervisorOf!: Int32Array;
+  #helperOf!: Int32Array;
   #heads!: Set<string>;
+  readonly #headCount = new Map<string, number>();
   #primaryTerms!: Set<string>[];
   #primaryNorm!: string[];
   /** term -> [occ, tfDescription, tfTasks, ...] flattened. */
@@ -230,6 +323,16 @@ export class OccupationIndex {
     cover: Float64Array;
     stemCover: Float64Array;
     pairCover: Float64Array;
+    agg: Float64Array;
+    transfer: Float64Array;
+    context: Float64Array;
+    contextList: Int32Array;
+    transferFrom: Int32Array;
+    qualifier: Float64Array;
+    /** Channel values per occupation (FUSION_FEATURES), allocated on the first request for them. */
+    features: Float64Array;
+    inPool: Uint8Array;
+    pool: Int32Array;
     scores: Float64Array;
     semantic: Float64Array;
     centroid: Float64Array;
@@ -245,7 +348,7 @@ export class OccupationIndex {
     weights: Readonly<RankerWeights> = DEFAULT_WEIGHTS,
     deferred?: typeof DEFERRED,
   ) {
-    this.#w = { ...weights };
+    this.#w = source.fusion ? fusedWeights(source.fusion, weights) : { ...weights };
     this.occupations = [...source.occupations].sort((a, b) => a.onetCode < b.onetCode ? -1 : 1);
     for (const [i, o] of this.occupations.entries()) this.#occIndex.set(o.onetCode, i);
     this.hasVectors = source.vectors !== null && source.vectors.terms.length > 0;
@@ -339,6 +442,9 @@ export class OccupationIndex {
     }
     this.#titlesByOcc = byOcc.map((list) => Int32Array.from(list));
     this.#heads = new Set(this.#titleHead.filter((h) => h));
+    for (const h of this.#titleHead) {
+      if (h) this.#headCount.set(h, (this.#headCount.get(h) ?? 0) + 1);
+    }
     this.#titleHeadId = Int32Array.from(this.#titleHead, (h) => {
       if (!h) return -1;
       let id = this.#headIds.get(h);
@@ -372,6 +478,15 @@ export class OccupationIndex {
       this.#titleWeight[i] = weight;
       if (i % 1024 === 1023) yield;
     }
+    let totalLength = 0;
+    for (let i = 0; i < n; i++) totalLength += titleTerms[i].length;
+    const avgLength = n ? totalLength / n : 1;
+    this.#titleBm25 = Float64Array.from(
+      titleTerms,
+      (t) => (AGG_K1 + 1) / (1 + AGG_K1 * (1 - AGG_B + AGG_B * t.length / avgLength)),
+    );
+    this.#buildRoles(source, titles);
+    yield;
     this.#titlePostings = new Array(terms.length);
     for (let id = 0; id < terms.length; id++) {
       this.#titlePostings[id] = Int32Array.from(postings[id]);
@@ -400,6 +515,15 @@ export class OccupationIndex {
       cover: new Float64Array(nOcc),
       stemCover: new Float64Array(nOcc),
       pairCover: new Float64Array(nOcc),
+      agg: new Float64Array(nOcc),
+      transfer: new Float64Array(nOcc),
+      context: new Float64Array(nOcc),
+      contextList: new Int32Array(nOcc),
+      transferFrom: new Int32Array(nOcc),
+      qualifier: new Float64Array(nOcc),
+      features: new Float64Array(0),
+      inPool: new Uint8Array(nOcc),
+      pool: new Int32Array(nOcc),
       scores: new Float64Array(nOcc),
       semantic: new Float64Array(nOcc),
       centroid: new Float64Array(nOcc),
@@ -433,6 +557,36 @@ export class OccupationIndex {
 
     this.#vectors = source.vectors;
     if (this.hasVectors) yield* this.#buildVectors(source.vectors!, titleTerms);
+  }
+
+  /** Size prior and SOC role structure (engine/roles.ts) per occupation. */
+  #buildRoles(source: IndexSource, titles: IndexTitle[]): void {
+    const nOcc = this.occupations.length;
+    this.#prior = new Float64Array(nOcc);
+    const employment = source.employment;
+    const known = this.occupations.map((o) => employment?.get(o.onetCode) ?? 0)
+      .filter((x) => x > 0).sort((a, b) => a - b);
+    if (known.length > 0) {
+      // log employment from the 10th percentile (0) to the largest (1); unknown codes at 0.
+      const low = Math.log(known[Math.floor(known.length / 10)]);
+      const high = Math.log(known[known.length - 1]);
+      for (let occ = 0; occ < nOcc; occ++) {
+        const e = employment!.get(this.occupations[occ].onetCode) ?? 0;
+        this.#prior[occ] = e > 0 ? Math.min(1, Math.max(0, (Math.log(e) - low) / (high - low))) : 0;
+      }
+    }
+    const maps = roleMaps(this.occupations, titles);
+    const index = (code: string | undefined) =>
+      code === undefined ? -1 : this.#occIndex.get(code) ?? -1;
+    this.#roleClass = Uint8Array.from(
+      this.occupations,
+      (o) => ROLE_CLASSES.indexOf(maps.classOf.get(o.onetCode) ?? "worker"),
+    );
+    this.#supervisorOf = Int32Array.from(
+      this.occupations,
+      (o) => index(maps.supervisorOf.get(o.onetCode)),
+    );
+    this.#helperOf = Int32Array.from(this.occupations, (o) => index(maps.helperOf.get(o.onetCode)));
   }
 
   /** The semantic channel: occupation centroids, their groups and title prototypes. */
@@ -546,7 +700,11 @@ export class OccupationIndex {
       const id = this.#terms.get(term);
       if (id !== undefined) score += this.#titleIdf[id];
     }
-    return score + (this.#heads.has(roleHead(segment)) ? 2 : 0);
+    // A part whose head is a known role ("line cook" of "Line Cook - Seafood Restaurant") wins
+    // over a qualifier with rarer words; the first such part on a tie.
+    // The more titles share the head, the more surely it names a role ("cook", not "crops").
+    const heads = this.#headCount.get(roleHead(segment)) ?? 0;
+    return score + (heads > 0 ? SEGMENT_HEAD_BONUS + 10 * Math.log(1 + heads) : 0);
   };
 
   /** Writes the idf-weighted, normalised centroid of the terms' vectors into target. */
@@ -598,10 +756,21 @@ export class OccupationIndex {
   /** Ranks occupations for a title (and optional description). */
   rank(query: RankQuery, options: RankOptions): Ranking {
     const cleaned = cleanTitle(query.title, this.segmentScore);
+    // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
+    // (supervisor, helper, worker...) decides between the domain's occupations.
+    const parsed = parseRole(cleaned.text);
+    cleaned.text = parsed.natural;
     const allTerms = indexTerms(cleaned.text).map((t) => this.resolveUnknown(t) ?? t);
     const qTerms = [...new Set(allTerms)];
     const qNorm = allTerms.join(" ");
     const qHead = roleHead(cleaned.text);
+    const qRole: RoleClass | null = parsed.role === "supervisor"
+      ? "supervisor"
+      : parsed.role === "helper"
+      ? "helper"
+      : parsed.role === "worker" || parsed.role === "apprentice"
+      ? "worker"
+      : null;
     const qHeadId = qHead === "" ? -2 : this.#headIds.get(qHead) ?? -2;
     const nOcc = this.occupations.length;
     let qWeight = 0;
@@ -624,6 +793,11 @@ export class OccupationIndex {
       descriptionUsed: false,
       descriptionAgrees: null,
       semanticUsed: semanticOn,
+      queryRole: parsed.role,
+      droppedShare: droppedShare(query.title, cleaned.text),
+      qualifierTerms: cleaned.rest
+        ? indexTerms(cleaned.rest).filter((t) => this.#terms.has(t)).length
+        : 0,
     };
     if (qTerms.length === 0) return empty;
 
@@ -647,22 +821,35 @@ export class OccupationIndex {
     const work = this.#work;
     for (const a of [work.titleScore, work.exactOcc, work.phraseOcc, work.cover]) a.fill(0);
     for (const a of [work.stemCover, work.pairCover, work.scores, work.semantic]) a.fill(0);
+    work.agg.fill(0);
+    work.context.fill(0);
+    work.transfer.fill(0);
+    if (options.features && work.features.length === 0) {
+      work.features = new Float64Array(nOcc * FUSION_FEATURES.length);
+    }
+    const agg = work.agg;
     work.centroid.fill(0);
     work.bestTitle.fill(-1);
     const { titleScore, bestTitle, exactOcc, phraseOcc } = work;
     const paddedQuery = ` ${qNorm} `;
+    // Hot loop: fields and weights in locals.
+    const titleWeight = this.#titleWeight;
+    const titleHeadId = this.#titleHeadId;
+    const titleOcc = this.#titleOcc;
+    const titleBm25 = this.#titleBm25;
+    const { query_cover: wQuery, title_cover: wTitle, head: wHead, phrase: wPhrase } = this.#w;
     for (let k = 0; k < nTouched; k++) {
       const t = touched[k];
       const m = matched[t];
       matched[t] = 0;
       const qCover = m / qWeight;
-      const tCover = this.#titleWeight[t] > 0 ? m / this.#titleWeight[t] : 0;
-      const head = this.#titleHeadId[t] === qHeadId ? 1 : 0;
+      const tCover = titleWeight[t] > 0 ? m / titleWeight[t] : 0;
+      const head = titleHeadId[t] === qHeadId ? 1 : 0;
       const exact = tCover > 0.999 && qCover > 0.999 && this.#titleNorm[t] === qNorm;
       const phrase = !exact && tCover > 0.999 && paddedQuery.includes(` ${this.#titleNorm[t]} `);
-      const s = this.#w.query_cover * qCover + this.#w.title_cover * tCover + this.#w.head * head +
-        (phrase ? this.#w.phrase * tCover : 0);
-      const occ = this.#titleOcc[t];
+      const s = wQuery * qCover + wTitle * tCover + wHead * head + (phrase ? wPhrase * tCover : 0);
+      const occ = titleOcc[t];
+      agg[occ] += fastExp(m * titleBm25[t]);
       const current = bestTitle[occ];
       if (
         current < 0 || s > titleScore[occ] + 1e-12 ||
@@ -713,10 +900,13 @@ export class OccupationIndex {
         pairCover[list[i]] += count / (count + 1) / pairs.length;
       }
     }
-    // Context channel: the title's words in descriptions and tasks.
-    const context = this.#textScores(qTerms);
+    // Context channel: the title's words in descriptions and tasks (scratch arrays: a map per
+    // request was a few hundred entries of garbage).
+    const context = work.context;
+    const contextList = work.contextList;
+    const nContext = this.#contextScores(qTerms);
     let contextMax = 0;
-    for (const v of context.values()) contextMax = Math.max(contextMax, v);
+    for (let k = 0; k < nContext; k++) contextMax = Math.max(contextMax, context[contextList[k]]);
 
     // Semantic channel.
     let semantic: Float64Array | null = null;
@@ -726,12 +916,22 @@ export class OccupationIndex {
       if (!this.#embed(qTerms, queryVector)) queryVector = null;
     }
     const scores = work.scores;
-    const pool = new Set<number>();
+    // The pool of candidates: a membership mark and a list, reused across calls.
+    const inPool = work.inPool;
+    const pool = work.pool;
+    let nPool = 0;
+    const add = (occ: number) => {
+      if (inPool[occ] === 0) {
+        inPool[occ] = 1;
+        pool[nPool++] = occ;
+      }
+    };
     for (let occ = 0; occ < nOcc; occ++) {
-      if (bestTitle[occ] >= 0 || stemCover[occ] >= 0.5 * qWeight) pool.add(occ);
+      if (bestTitle[occ] >= 0 || stemCover[occ] >= 0.5 * qWeight) add(occ);
     }
-    for (const [occ, v] of context) {
-      if (bestTitle[occ] >= 0 || v >= 0.5 * contextMax) pool.add(occ);
+    for (let k = 0; k < nContext; k++) {
+      const occ = contextList[k];
+      if (bestTitle[occ] >= 0 || context[occ] >= 0.5 * contextMax) add(occ);
     }
     if (queryVector) {
       semantic = work.semantic;
@@ -758,23 +958,122 @@ export class OccupationIndex {
           best = Math.max(best, dot(queryVector, protos, p * dims));
         }
         semantic[occ] = best;
-        if (best >= SEMANTIC_ONLY_MIN) pool.add(occ);
+        if (best >= SEMANTIC_ONLY_MIN) add(occ);
       }
     }
-    for (const occ of pool) {
-      const ctx = contextMax > 0 ? (context.get(occ) ?? 0) / contextMax : 0;
+    const w = this.#w;
+    // With options.features, each candidate's channel values (FUSION_FEATURES) are kept for the
+    // fusion fit (engine/fusion.ts); the server never asks for them.
+    const features = options.features ? work.features : null;
+    for (let p = 0; p < nPool; p++) {
+      const occ = pool[p];
+      const ctx = contextMax > 0 ? context[occ] / contextMax : 0;
       const sem = semantic ? Math.max(0, semantic[occ] - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR) : 0;
-      scores[occ] = round4(
-        this.#w.best_title * titleScore[occ] +
-          this.#w.occ_cover * cover[occ] / qWeight + this.#w.pair * pairCover[occ] +
-          this.#w.stem_cover * Math.max(0, stemCover[occ] - cover[occ]) / qWeight +
-          this.#w.context * ctx * (titleScore[occ] > 0 ? 1 : 0.5) +
-          this.#w.semantic * sem,
-      );
+      const fCover = cover[occ] / qWeight;
+      const fStem = Math.max(0, stemCover[occ] - cover[occ]) / qWeight;
+      const fContext = ctx * (titleScore[occ] > 0 ? 1 : 0.5);
+      const fAgg = agg[occ] > 0 ? Math.log(agg[occ]) / qWeight : 0;
+      scores[occ] = w.best_title * titleScore[occ] +
+        w.occ_cover * fCover + w.pair * pairCover[occ] +
+        w.stem_cover * fStem +
+        w.context * fContext +
+        w.semantic * sem +
+        w.prior * this.#prior[occ] +
+        w.title_agg * fAgg;
+      if (features) {
+        const f = occ * FUSION_FEATURES.length;
+        features[f] = titleScore[occ];
+        features[f + 1] = fCover;
+        features[f + 2] = pairCover[occ];
+        features[f + 3] = fStem;
+        features[f + 4] = fContext;
+        features[f + 5] = sem;
+        features[f + 6] = this.#prior[occ];
+        features[f + 7] = fAgg;
+        features[f + 8] = 0;
+        features[f + 9] = 0;
+        features[f + 10] = 0;
+      }
     }
+    // Roles: a supervisor (helper) query reaches the supervisor (helper) occupation of the
+    // domain's worker occupations with their score; occupations of another role class lose.
+    if (qRole !== null && (w.role_match !== 0 || w.role_mismatch !== 0)) {
+      const transfer = work.transfer;
+      const link = qRole === "supervisor"
+        ? this.#supervisorOf
+        : qRole === "helper"
+        ? this.#helperOf
+        : null;
+      const transferFrom = work.transferFrom;
+      const targets: number[] = [];
+      if (link) {
+        for (let p = 0; p < nPool; p++) {
+          const occ = pool[p];
+          const to = link[occ];
+          if (to < 0 || this.#roleClass[occ] !== 0) continue;
+          if (transfer[to] === 0) targets.push(to);
+          if (scores[occ] > transfer[to]) [transfer[to], transferFrom[to]] = [scores[occ], occ];
+        }
+      }
+      for (const to of targets) {
+        if (features && inPool[to] === 0) {
+          features.fill(0, to * FUSION_FEATURES.length, (to + 1) * FUSION_FEATURES.length);
+        }
+        add(to);
+      }
+      const want = ROLE_CLASSES.indexOf(qRole);
+      const nf = FUSION_FEATURES.length;
+      for (let p = 0; p < nPool; p++) {
+        const occ = pool[p];
+        const cls = this.#roleClass[occ];
+        if (cls === want) {
+          if (qRole === "worker") continue;
+          if (transfer[occ] > scores[occ]) {
+            scores[occ] = transfer[occ];
+            // The score is the domain worker's: so are its channel values.
+            if (features) {
+              features.copyWithin(occ * nf, transferFrom[occ] * nf, transferFrom[occ] * nf + 8);
+            }
+          }
+          scores[occ] += w.role_match;
+          if (features) features[occ * nf + 8] = 1;
+        } else if (cls !== 3 && (qRole !== "worker" || cls !== 0)) {
+          const penalty = qRole === "worker" ? 0.5 : 1;
+          scores[occ] -= w.role_mismatch * penalty;
+          if (features) features[occ * nf + 9] = penalty;
+        }
+      }
+    }
+    for (let p = 0; p < nPool; p++) scores[pool[p]] = round4(scores[pool[p]]);
 
     // Description: re-orders the shortlist the title found.
-    let ordered = topOccupations(pool, scores, SHORTLIST);
+    let ordered = topOccupations(pool.subarray(0, nPool), scores, SHORTLIST);
+    for (let p = 0; p < nPool; p++) inPool[pool[p]] = 0;
+    // Qualifiers: the words of the title's other parts ("Line Cook - Seafood Restaurant") found
+    // in the shortlist's titles re-order it, as a description would.
+    if (w.qualifier !== 0 && cleaned.rest && ordered.length > 1) {
+      const qualifier = work.qualifier;
+      for (const occ of ordered) inPool[occ] = 1;
+      let total = 0;
+      for (const term of new Set(indexTerms(cleaned.rest))) {
+        const id = this.#terms.get(term);
+        if (id === undefined || qTerms.includes(term)) continue;
+        const weight = this.#titleIdf[id];
+        total += weight;
+        const list = this.#occPostings[id];
+        for (let i = 0; i < list.length; i += 2) {
+          if (inPool[list[i]] === 0) continue;
+          const count = list[i + 1];
+          qualifier[list[i]] += weight * (count * (1 + k)) / (count + k) / (1 + k);
+        }
+      }
+      for (const occ of ordered) {
+        inPool[occ] = 0;
+        if (total > 0) scores[occ] = round4(scores[occ] + w.qualifier * qualifier[occ] / total);
+        qualifier[occ] = 0;
+      }
+      if (total > 0) ordered = topOccupations(ordered, scores, SHORTLIST);
+    }
     const titleTop = ordered[0];
     let descriptionAgrees: boolean | null = null;
     const descMatches = new Map<number, [number, number]>();
@@ -785,7 +1084,9 @@ export class OccupationIndex {
       for (const v of desc.values()) max = Math.max(max, v);
       if (max > 0) {
         for (const occ of shortlist) {
-          scores[occ] = round4(scores[occ] + this.#w.description * (desc.get(occ) ?? 0) / max);
+          const value = (desc.get(occ) ?? 0) / max;
+          scores[occ] = round4(scores[occ] + this.#w.description * value);
+          if (options.features) work.features[occ * FUSION_FEATURES.length + 10] = value;
         }
         const byDesc = [...shortlist].sort((a, b) =>
           (desc.get(b) ?? 0) - (desc.get(a) ?? 0) || a - b
@@ -797,7 +1098,10 @@ export class OccupationIndex {
     }
 
     const results: RankedOccupation[] = [];
+    const featureRows: number[][] = [];
+    const nf = FUSION_FEATURES.length;
     for (const occ of ordered.slice(0, Math.max(options.limit, 10))) {
+      if (options.features) featureRows.push([...work.features.subarray(occ * nf, (occ + 1) * nf)]);
       const o = this.occupations[occ];
       const t = bestTitle[occ];
       const reasons: MatchReason[] = [];
@@ -808,7 +1112,7 @@ export class OccupationIndex {
       if (qTerms.some((term) => this.#primaryTerms[occ].has(term))) {
         reasons.push("primary_title_token_match");
       }
-      if ((context.get(occ) ?? 0) > 0) reasons.push("occupational_context_match");
+      if (context[occ] > 0) reasons.push("occupational_context_match");
       if (headAgrees) reasons.push("role_head_match");
       const [descHits, taskHits] = descMatches.get(occ) ?? [0, 0];
       if (descHits > 0) reasons.push("description_match");
@@ -833,6 +1137,7 @@ export class OccupationIndex {
         titleMatched: t >= 0,
         descriptionTermMatches: descHits,
         taskTermMatches: taskHits,
+        prior: this.#prior[occ],
       });
     }
     return {
@@ -841,6 +1146,7 @@ export class OccupationIndex {
       topScores: results.slice(0, 10).map((r) => r.score),
       descriptionUsed: descTerms.length > 0 && ordered.length > 0,
       descriptionAgrees,
+      ...(options.features ? { features: featureRows.slice(0, options.limit) } : {}),
     };
   }
 
@@ -861,6 +1167,32 @@ export class OccupationIndex {
   #preferTitle(a: number, b: number): boolean {
     if (this.#titleKind[a] !== this.#titleKind[b]) return this.#titleKind[a] < this.#titleKind[b];
     return this.#titleText[a] < this.#titleText[b];
+  }
+
+  /**
+   * The context channel: BM25 of terms against description + tasks into the work arrays
+   * (context, contextList); returns how many occupations it reached.
+   */
+  #contextScores(terms: string[]): number {
+    const nOcc = this.occupations.length;
+    const out = this.#work.context;
+    const list = this.#work.contextList;
+    let n = 0;
+    for (const term of terms) {
+      const postings = this.#textPostings.get(term);
+      if (!postings) continue;
+      const df = postings.length / 3;
+      if (df > nOcc * 0.5) continue;
+      const idf = Math.log(1 + (nOcc - df + 0.5) / (df + 0.5));
+      for (let i = 0; i < postings.length; i += 3) {
+        const occ = postings[i];
+        const tf = postings[i + 1] + postings[i + 2];
+        const norm = 1.2 * (0.25 + 0.75 * this.#textLength[occ] / this.#textAvg);
+        if (out[occ] === 0) list[n++] = occ;
+        out[occ] += idf * (tf * 2.2) / (tf + norm);
+      }
+    }
+    return n;
   }
 
   /** BM25 of terms against description + tasks; optional restriction and match counts. */
@@ -948,6 +1280,26 @@ function stem(term: string): string {
     }
   }
   return term;
+}
+
+/** Share of a raw title's word tokens absent from its cleaned form. */
+function droppedShare(raw: string, cleaned: string): number {
+  const kept = new Set(tokenize(cleaned));
+  const tokens = tokenize(raw);
+  if (tokens.length === 0) return 0;
+  let dropped = 0;
+  for (const t of tokens) if (!kept.has(t)) dropped++;
+  return dropped / tokens.length;
+}
+
+/** exp(x) for x >= 0 from a table in steps of 1/32 (under 1.6% off; capped at x = 64). */
+const EXP_STEPS = 32;
+const EXP_TABLE = Float64Array.from(
+  { length: 64 * EXP_STEPS + 1 },
+  (_, i) => Math.exp(i / EXP_STEPS),
+);
+function fastExp(x: number): number {
+  return EXP_TABLE[Math.min(EXP_TABLE.length - 1, (x * EXP_STEPS) | 0)];
 }
 
 /** [occupation, count, ...] in occupation order from one entry per title. */

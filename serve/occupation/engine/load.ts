@@ -2,7 +2,15 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Channel } from "./calibrate.ts";
 import type { Calibration } from "./confidence.ts";
-import type { IndexOccupation, IndexSource, IndexTitle, TitleKind, WordVectors } from "./index.ts";
+import {
+  FUSION_FEATURES,
+  type IndexOccupation,
+  type IndexSource,
+  type IndexTitle,
+  RANKER_VERSION,
+  type TitleKind,
+  type WordVectors,
+} from "./index.ts";
 
 /**
  * Calls fn on every row, reading chunk by chunk so no whole result is materialised at once, and
@@ -106,17 +114,44 @@ export async function readIndexSource(
   const titles: IndexTitle[] = [];
   await eachRow(
     connection,
-    "SELECT onet_code, kind, title FROM occupation_titles ORDER BY title_id",
-    ([code, kind, title]) =>
+    "SELECT onet_code, kind, title, coalesce(source, '') FROM occupation_titles ORDER BY title_id",
+    ([code, kind, title, source]) =>
       titles.push({
         onetCode: String(code),
         kind: String(kind) as TitleKind,
         title: String(title),
+        source: String(source),
       }),
   );
+  const employment = new Map<string, number>();
+  if (await hasTable(connection, "occupation_employment")) {
+    await eachRow(
+      connection,
+      "SELECT onet_code, employment FROM occupation_employment ORDER BY onet_code",
+      ([code, n]) => employment.set(String(code), Number(n)),
+    );
+  }
+  let fusion: { weights: number[] } | undefined;
+  if (await hasTable(connection, "ranker_fusion")) {
+    await eachRow(
+      connection,
+      "SELECT ranker_version, features, weights FROM ranker_fusion ORDER BY method",
+      ([version, features, weights]) => {
+        // Only a fusion fitted for this ranker and its channel values applies.
+        if (
+          String(version) === RANKER_VERSION &&
+          String(features) === JSON.stringify(FUSION_FEATURES)
+        ) {
+          fusion = { weights: JSON.parse(String(weights)) };
+        }
+      },
+    );
+  }
   return {
     occupations: [...occupations.values()],
     titles,
+    employment,
+    ...(fusion ? { fusion } : {}),
     vectors: options.vectors ? await readVectors(connection) : null,
   };
 }

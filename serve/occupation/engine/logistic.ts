@@ -16,7 +16,7 @@ export function predict(model: LogisticModel, x: readonly number[]): number {
 }
 
 /** Solves A x = b for a small symmetric positive definite A (Gaussian elimination, pivoting). */
-function solve(a: number[][], b: number[]): number[] {
+export function solve(a: number[][], b: number[]): number[] {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i]]);
   for (let col = 0; col < n; col++) {
@@ -35,13 +35,13 @@ function solve(a: number[][], b: number[]): number[] {
 
 /**
  * Fits P(y=1 | x) by Newton-Raphson (IRLS) on the L2-penalised log-likelihood (the intercept
- * is not penalised). Deterministic: same rows in the same order give the same weights.
+ * is not penalised), each row counting `weights[i]` times (1 by default). Deterministic: same rows in the same order give the same weights.
  */
 export function fitLogistic(
   features: string[],
   rows: readonly (readonly number[])[],
   labels: readonly number[],
-  options: { ridge?: number; iterations?: number } = {},
+  options: { ridge?: number; iterations?: number; weights?: readonly number[] } = {},
 ): LogisticModel {
   const d = features.length + 1;
   const ridge = options.ridge ?? 1e-2;
@@ -54,9 +54,10 @@ export function fitLogistic(
       let z = 0;
       for (let j = 0; j < d; j++) z += w[j] * x[j];
       const p = sigmoid(z);
-      const s = Math.max(p * (1 - p), 1e-9);
+      const weight = options.weights?.[i] ?? 1;
+      const s = Math.max(p * (1 - p), 1e-9) * weight;
       for (let j = 0; j < d; j++) {
-        grad[j] += (labels[i] - p) * x[j];
+        grad[j] += weight * (labels[i] - p) * x[j];
         for (let k = j; k < d; k++) hess[j][k] += s * x[j] * x[k];
       }
     }

@@ -154,6 +154,8 @@ const LOCATION = /,\s*([a-z]{2})\b(?:\s+\d{5})?\s*$/;
 export interface CleanedTitle {
   /** Text left after cleaning, folded; the query the index sees. */
   text: string;
+  /** The other parts of an "A - B" title, cleaned (qualifiers: "seafood restaurant"). */
+  rest: string;
 }
 
 function stripBrackets(text: string): string {
@@ -189,7 +191,7 @@ export function cleanTitle(
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
-    .map((s) => cleanSegment(dropLocation(s)))
+    .map((s) => cleanSegment(uninvert(dropExclusion(dropLocation(s)))))
     .filter((s) => s.length > 0);
   let cleaned = segments[0] ?? "";
   let bestScore = segments.length > 1 ? segmentScore(cleaned) : 0;
@@ -197,7 +199,27 @@ export function cleanTitle(
     const score = segmentScore(segment);
     if (score > bestScore) [cleaned, bestScore] = [segment, score];
   }
-  return { text: cleaned };
+  const rest = segments.filter((s) => s !== cleaned).join(" ");
+  return { text: cleaned, rest };
+}
+
+/** "Bakers, exc supervising": the exclusion says what the title is not; it is dropped. */
+function dropExclusion(segment: string): string {
+  return segment.replace(/\s*,?\s*\b(?:exc|except|excluding|excl)\b\.?(?:\s.*)?$/, "");
+}
+
+/**
+ * Catalog word order: "operator, bottling machine" is a bottling machine operator, "nurse,
+ * registered" a registered nurse. A part of one or two words before the first comma, followed by
+ * more words, is the role and moves to the end; anything else keeps its order.
+ */
+function uninvert(segment: string): string {
+  const comma = segment.indexOf(",");
+  if (comma <= 0) return segment;
+  const head = segment.slice(0, comma).trim();
+  const rest = segment.slice(comma + 1).replace(/,/g, " ").trim();
+  if (!rest || !/[a-z]/.test(rest) || head.split(/\s+/).length > 2) return segment;
+  return `${rest} ${head}`;
 }
 
 function lookup(table: Record<string, string>, key: string): string | undefined {

@@ -1,0 +1,144 @@
+/**
+ * The learned fusion of the ranking channels: a listwise model (a conditional logit, i.e. a
+ * softmax over each query's candidates, ListNet's top-one loss with a linear scorer) over each
+ * candidate's channel values (FUSION_FEATURES). It is fitted at build time on the calibration
+ * fold's held-out titles (as O*NET and a posting write them, with a description, and the catalog
+ * variants) and half of the employer-style titles, ranked by the index built without them. Its
+ * weights replace the hand-set weights of the linear part of the score and are stored in the
+ * artifact (ranker_fusion), as the calibration is; the calibration is then fitted on the fused
+ * ranker. Deterministic: same source, same weights.
+ */
+import { solve } from "./logistic.ts";
+import { CALIBRATION_FOLD } from "./devset.ts";
+import { type Channel, foldExamples, type FoldOptions } from "./calibrate.ts";
+import {
+  DEFAULT_WEIGHTS,
+  FUSION_FEATURES,
+  type IndexSource,
+  OccupationIndex,
+  RANKER_VERSION,
+} from "./index.ts";
+
+/** The fusion model stored in the artifact. */
+export interface Fusion {
+  ranker_version: string;
+  method: "listwise_softmax";
+  features: string[];
+  weights: number[];
+  report: Record<string, unknown>;
+}
+
+/** Candidates read per query (the softmax runs over them). */
+const CANDIDATES = 15;
+const RIDGE = 1;
+const ITERATIONS = 30;
+
+/** The hand-set weights in FUSION_FEATURES order (role_mismatch as the penalty's sign). */
+function handWeights(): number[] {
+  const w = DEFAULT_WEIGHTS;
+  return [
+    w.best_title,
+    w.occ_cover,
+    w.pair,
+    w.stem_cover,
+    w.context,
+    w.semantic,
+    w.prior,
+    w.title_agg,
+    w.role_match,
+    -w.role_mismatch,
+    w.description,
+  ];
+}
+
+/**
+ * Fits the fusion on the calibration fold: maximises the softmax probability of the best-ranked
+ * right answer among each query's first CANDIDATES (queries without one among them are left out),
+ * by Newton's method with a ridge towards the hand-set weights, starting from them. The weights
+ * are then scaled to the hand-set weights' total (the softmax's own scale is arbitrary for
+ * ranking; keeping the total keeps scores, and what the calibration reads, comparable).
+ */
+export function fitFusion(
+  source: IndexSource,
+  channel: Channel = "hybrid",
+  options: FoldOptions = {},
+): Fusion {
+  const { source: held, examples } = foldExamples(source, CALIBRATION_FOLD, options);
+  const index = new OccupationIndex({ ...held, fusion: undefined }, options.weights);
+  const d = FUSION_FEATURES.length;
+  const rows: Float64Array[] = [];
+  const rights: number[] = [];
+  let queries = 0;
+  for (const example of examples) {
+    queries++;
+    const ranking = index.rank({ title: example.query, description: example.description }, {
+      limit: CANDIDATES,
+      semantic: channel === "hybrid",
+      features: true,
+    });
+    const right = ranking.results.findIndex((r) => example.accept.includes(r.onetCode));
+    if (right < 0 || ranking.results.length < 2) continue;
+    rows.push(Float64Array.from(ranking.features!.flat()));
+    rights.push(right);
+  }
+  const prior = handWeights();
+  let w = [...prior];
+  let loss = 0;
+  let iterations = 0;
+  for (; iterations < ITERATIONS; iterations++) {
+    // The ridge pulls towards the hand-set weights: with little data (a sample release) the
+    // fusion stays what was tuned by hand.
+    const grad = w.map((v, i) => -RIDGE * (v - prior[i]));
+    const hess = Array.from({ length: d }, (_, i) => w.map((_, j) => i === j ? RIDGE : 0));
+    loss = 0;
+    for (let q = 0; q < rows.length; q++) {
+      const f = rows[q];
+      const k = f.length / d;
+      const s = new Float64Array(k);
+      let max = -Infinity;
+      for (let j = 0; j < k; j++) {
+        for (let i = 0; i < d; i++) s[j] += w[i] * f[j * d + i];
+        max = Math.max(max, s[j]);
+      }
+      let total = 0;
+      for (let j = 0; j < k; j++) total += s[j] = Math.exp(s[j] - max);
+      const mean = new Float64Array(d);
+      for (let j = 0; j < k; j++) {
+        s[j] /= total;
+        for (let i = 0; i < d; i++) mean[i] += s[j] * f[j * d + i];
+      }
+      loss -= Math.log(Math.max(1e-300, s[rights[q]]));
+      for (let i = 0; i < d; i++) grad[i] += f[rights[q] * d + i] - mean[i];
+      for (let j = 0; j < k; j++) {
+        for (let a = 0; a < d; a++) {
+          const da = f[j * d + a] - mean[a];
+          if (da === 0) continue;
+          for (let b = a; b < d; b++) hess[a][b] += s[j] * da * (f[j * d + b] - mean[b]);
+        }
+      }
+    }
+    for (let a = 0; a < d; a++) for (let b = 0; b < a; b++) hess[a][b] = hess[b][a];
+    const step = solve(hess, grad);
+    w = w.map((v, i) => v + step[i]);
+    if (Math.max(...step.map(Math.abs)) < 1e-6) break;
+  }
+  const sum = (list: number[]) => list.reduce((a, v) => a + Math.abs(v), 0);
+  const scale = sum(w) > 0 ? sum(handWeights()) / sum(w) : 1;
+  return {
+    ranker_version: RANKER_VERSION,
+    method: "listwise_softmax",
+    features: [...FUSION_FEATURES],
+    weights: w.map((v) => Math.round(v * scale * 1e6) / 1e6),
+    report: {
+      channel,
+      fold: CALIBRATION_FOLD,
+      queries,
+      queries_with_right_answer_in_candidates: rows.length,
+      candidates: CANDIDATES,
+      ridge: RIDGE,
+      newton_iterations: iterations + 1,
+      mean_log_loss: Math.round(loss / (rows.length || 1) * 1e4) / 1e4,
+      softmax_scale: Math.round(1 / scale * 1e4) / 1e4,
+    },
+  };
+}

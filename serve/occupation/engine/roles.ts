@@ -1,0 +1,210 @@
+/**
+ * Roles from the SOC structure: which occupations are first-line supervisors and helpers, which
+ * supervisor and helper occupation belongs to each worker occupation, and the role a title's
+ * hierarchy words give it. Everything is derived from the taxonomy's own codes and titles (no
+ * hand-listed pairs), so a new release brings its own structure.
+ *
+ * - Supervisors: codes XX-1YYY whose primary title names supervisors ("First-Line Supervisors
+ *   of ...", "Aircraft Cargo Handling Supervisors"), in major groups 33-53.
+ * - Helpers: primary titles beginning "Helpers" ("Helpers--Roofers", "Helpers, Construction
+ *   Trades, All Other").
+ * - A worker's supervisor (or helper) is the one of its major group whose title words its own
+ *   titles share most (idf-weighted); when none shares a word, a helper is the major group's
+ *   catch-all helper and a supervisor the one its minor group's occupations vote for (else the
+ *   catch-all); when there is a single one in the major group, that one.
+ */
+import { indexTerms } from "../../text/normalize.ts";
+
+/** The role a title's hierarchy words give it. */
+export type Role = "supervisor" | "helper" | "apprentice" | "lead" | "manager" | "worker";
+
+/** Role classes of occupations (from their primary title and code). */
+export const ROLE_CLASSES = ["worker", "supervisor", "helper", "manager"] as const;
+export type RoleClass = typeof ROLE_CLASSES[number];
+
+/** Hierarchy words and the role each gives a title, wherever it stands. */
+export const ROLE_WORDS: Readonly<Record<string, Role>> = {
+  supervisor: "supervisor",
+  supervisors: "supervisor",
+  supv: "supervisor",
+  supvr: "supervisor",
+  foreman: "supervisor",
+  forewoman: "supervisor",
+  foremen: "supervisor",
+  foreperson: "supervisor",
+  helper: "helper",
+  helpers: "helper",
+  apprentice: "apprentice",
+  apprentices: "apprentice",
+  lead: "lead",
+  leadman: "lead",
+  manager: "manager",
+  managers: "manager",
+  mgr: "manager",
+};
+
+/** Words of supervisor and helper titles that name the role, not the domain. */
+const ROLE_TITLE_WORDS = new Set([
+  "first",
+  "line",
+  "supervisor",
+  "helper",
+  "worker",
+  "all",
+  "other",
+  "except",
+  "operator",
+]);
+
+interface OccupationLike {
+  onetCode: string;
+  title: string;
+}
+
+interface TitleLike {
+  onetCode: string;
+  title: string;
+}
+
+/** The role class of an occupation from its code and primary title. */
+export function roleClass(onetCode: string, title: string): RoleClass {
+  const major = Number(onetCode.slice(0, 2));
+  if (/^helpers\b/i.test(title)) return "helper";
+  if (major >= 33 && onetCode[3] === "1" && /supervisors?\b/i.test(title)) return "supervisor";
+  if (major === 11 || /\bmanagers\b/i.test(title)) return "manager";
+  return "worker";
+}
+
+/** Supervisor and helper occupation (by O*NET code) of every occupation that has one. */
+export interface RoleMaps {
+  classOf: Map<string, RoleClass>;
+  supervisorOf: Map<string, string>;
+  helperOf: Map<string, string>;
+}
+
+/** Derives the role maps of a taxonomy from its occupations and titles. */
+export function roleMaps(occupations: OccupationLike[], titles: TitleLike[]): RoleMaps {
+  const classOf = new Map<string, RoleClass>();
+  for (const o of occupations) classOf.set(o.onetCode, roleClass(o.onetCode, o.title));
+  // Document frequency of title words over occupations, for idf weights.
+  const wordsOf = new Map<string, Set<string>>();
+  for (const o of occupations) wordsOf.set(o.onetCode, new Set(indexTerms(o.title)));
+  for (const t of titles) {
+    const set = wordsOf.get(t.onetCode);
+    if (set) { for (const w of indexTerms(t.title)) set.add(w); }
+  }
+  const df = new Map<string, number>();
+  for (const set of wordsOf.values()) for (const w of set) df.set(w, (df.get(w) ?? 0) + 1);
+  const n = occupations.length;
+  const idf = (w: string) => Math.log((n + 1) / ((df.get(w) ?? 0) + 0.5));
+  const domainWords = (title: string) =>
+    indexTerms(title.replace(/^first-line supervisors of\b/i, "").replace(/^helpers\b/i, ""))
+      .filter((w) => !ROLE_TITLE_WORDS.has(w));
+  const assign = (kind: RoleClass): Map<string, string> => {
+    const heads = occupations.filter((o) => classOf.get(o.onetCode) === kind)
+      .map((o) => ({
+        code: o.onetCode,
+        words: domainWords(o.title),
+        catchAll: /all other/i.test(o.title),
+      }));
+    const out = new Map<string, string>();
+    const overlap = (code: string, words: string[]) => {
+      const mine = wordsOf.get(code)!;
+      let s = 0;
+      for (const w of words) if (mine.has(w)) s += idf(w);
+      return s;
+    };
+    const workers = occupations.filter((o) => classOf.get(o.onetCode) === "worker");
+    const pending: string[] = [];
+    for (const o of workers) {
+      const major = o.onetCode.slice(0, 2);
+      const mine = heads.filter((h) => h.code.slice(0, 2) === major);
+      if (mine.length === 0) continue;
+      if (mine.length === 1) {
+        out.set(o.onetCode, mine[0].code);
+        continue;
+      }
+      let best: string | null = null;
+      let bestScore = 0;
+      let tie = false;
+      for (const h of mine) {
+        const s = overlap(o.onetCode, h.words);
+        if (s > bestScore + 1e-9) [best, bestScore, tie] = [h.code, s, false];
+        else if (s > 0 && Math.abs(s - bestScore) <= 1e-9) tie = true;
+      }
+      if (best && !tie) out.set(o.onetCode, best);
+      else pending.push(o.onetCode);
+    }
+    // The rest: helpers go to the major group's catch-all ("Helpers, Construction Trades, All
+    // Other"); supervisors to their minor group's vote (37-2xxx cleaners to housekeeping), else the
+    // catch-all.
+    for (const code of pending) {
+      const catchAll = heads.find((h) => h.catchAll && h.code.slice(0, 2) === code.slice(0, 2));
+      if (kind === "helper" && catchAll) {
+        out.set(code, catchAll.code);
+        continue;
+      }
+      const minor = code.slice(0, 4);
+      const votes = new Map<string, number>();
+      for (const [worker, head] of out) {
+        if (worker.slice(0, 4) === minor) votes.set(head, (votes.get(head) ?? 0) + 1);
+      }
+      const ranked = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      if (ranked.length > 0 && (ranked.length === 1 || ranked[0][1] > ranked[1][1])) {
+        out.set(code, ranked[0][0]);
+        continue;
+      }
+      if (catchAll) out.set(code, catchAll.code);
+    }
+    return out;
+  };
+  return { classOf, supervisorOf: assign("supervisor"), helperOf: assign("helper") };
+}
+
+/** A title's hierarchy role and the title without its hierarchy and exclusion words. */
+export interface ParsedRole {
+  role: Role;
+  /** The domain: the title's words other than its role word, in catalog order restored. */
+  domain: string;
+  /** The title in natural order ("operator, bottling machine" → "bottling machine operator"). */
+  natural: string;
+}
+
+/**
+ * Reads a folded title as structure: drops an exclusion clause ("..., exc supervising"),
+ * restores catalog inversion ("operator, bottling machine" → "bottling machine operator";
+ * "supervisor bakery" → "bakery supervisor") and finds the hierarchy word wherever it stands.
+ */
+export function parseRole(text: string): ParsedRole {
+  let t = text.replace(/\s*,?\s*\b(?:exc|except|excluding|excl)\b\.?.*$/, "").trim();
+  const comma = t.indexOf(",");
+  if (comma > 0) {
+    const head = t.slice(0, comma).trim();
+    const rest = t.slice(comma + 1).replace(/,/g, " ").trim();
+    // "Nurse, registered" and "Operator, bottling machine": the part before the comma is the
+    // role (one or two words), the rest qualifies it.
+    if (rest && head.split(/\s+/).length <= 2) t = `${rest} ${head}`;
+    else t = t.replace(/,/g, " ");
+  }
+  const words = t.split(/\s+/).filter(Boolean);
+  let role: Role = "worker";
+  let at = -1;
+  for (let i = 0; i < words.length; i++) {
+    const r = ROLE_WORDS[words[i]];
+    if (r && Object.hasOwn(ROLE_WORDS, words[i])) {
+      role = r;
+      at = i;
+      // The last hierarchy word decides ("lead supervisor" is a supervisor).
+    }
+  }
+  // A leading role word with a domain after it ("supervisor bakery") is a catalog inversion.
+  if (at === 0 && words.length > 1 && comma < 0 && (role === "supervisor" || role === "helper")) {
+    const rolesAfter = words.slice(1).some((w) => Object.hasOwn(ROLE_WORDS, w));
+    if (!rolesAfter) {
+      words.push(words.shift()!);
+      at = words.length - 1;
+    }
+  }
+  const domain = words.filter((_, i) => i !== at).join(" ");
+  return { role, domain, natural: words.join(" ") };
+}
