@@ -21,6 +21,8 @@ export const ConfigSchema = z.object({
     .optional(),
   DATABASE_POOL_MAX: int(1, 500).default(10),
   DATA_DIR: z.string().min(1).default("./data"),
+  // Run embedded PGlite in a worker of its own instead of on the request thread (see README).
+  PGLITE_WORKER: bool.default(false),
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^\d+(kB|MB|GB)$/, "must be a size like 32MB")

@@ -6,7 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { RemotePglite } from "../serve/stores/pglite_remote.ts";
+import { openPglite } from "../serve/stores/postgres.ts";
+import { migrate } from "../serve/stores/migrate.ts";
 
 async function withRemote(fn: (db: RemotePglite) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "test-remote-pglite-" });
@@ -122,6 +125,24 @@ Deno.test("remote PGlite: a closed database refuses statements", async () => {
     assert.equal(db.closed, true);
     await assert.rejects(() => db.query("SELECT 1"), /closed/);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("remote PGlite: PGLITE_WORKER's database migrates and serves Kysely", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "test-remote-pglite-" });
+  const database = await openPglite(dir, "16MB", true);
+  try {
+    await migrate(database);
+    await database.ping(5_000);
+    const row = await database.db.selectFrom("accounts").select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(row.n), 0);
+    await database.db.transaction().execute(async (trx) => {
+      await sql`SELECT 1`.execute(trx);
+    });
+  } finally {
+    await database.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

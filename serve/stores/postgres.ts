@@ -4,6 +4,7 @@
  * cannot open and corrupt it) or a real server named by DATABASE_URL, through a pg pool.
  */
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
+import { PGlite } from "@electric-sql/pglite";
 import { RemotePglite } from "./pglite_remote.ts";
 // @ts-types="@types/pg"
 import pg from "pg";
@@ -66,16 +67,28 @@ async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
 }
 
 /**
- * Opens embedded PGlite under dataDir/pglite, holding the data directory's lock. PGlite runs
- * in a worker of its own (pglite_remote.ts), off the request thread. Postgres' default 128MB
- * of shared buffers lives inside the WebAssembly heap, so the embedded mode uses a smaller
- * pool (32MB unless configured) to keep the server's footprint small.
+ * Opens embedded PGlite under dataDir/pglite, holding the data directory's lock. With inWorker,
+ * PGlite runs in a worker of its own (pglite_remote.ts), off the request thread; by default it
+ * runs on this thread (measured faster at the tail on this 2-core machine: see README). Postgres'
+ * default 128MB of shared buffers lives inside the WebAssembly heap, so the embedded mode uses a
+ * smaller pool (32MB unless configured) to keep the server's footprint small.
  */
-export async function openPglite(dataDir: string, sharedBuffers = "32MB"): Promise<Database> {
+export async function openPglite(
+  dataDir: string,
+  sharedBuffers = "32MB",
+  inWorker = false,
+): Promise<Database> {
   const lock = await lockDataDir(dataDir);
-  let pglite: RemotePglite;
+  let pglite: PGlite | RemotePglite;
   try {
-    pglite = await RemotePglite.open(join(dataDir, "pglite"), sharedBuffers);
+    if (inWorker) {
+      pglite = await RemotePglite.open(join(dataDir, "pglite"), sharedBuffers);
+    } else {
+      pglite = new PGlite(join(dataDir, "pglite"), {
+        postgresqlconf: [`shared_buffers=${sharedBuffers}`],
+      });
+      await pglite.waitReady;
+    }
   } catch (error) {
     lock.close();
     throw error;
@@ -150,10 +163,11 @@ export async function openDatabase(config: {
   DATABASE_POOL_MAX: number;
   DATA_DIR: string;
   PGLITE_SHARED_BUFFERS: string;
+  PGLITE_WORKER?: boolean;
 }, onPoolError?: (error: Error) => void): Promise<Database> {
   return config.DATABASE_URL
     ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX, onPoolError)
-    : await openPglite(config.DATA_DIR, config.PGLITE_SHARED_BUFFERS);
+    : await openPglite(config.DATA_DIR, config.PGLITE_SHARED_BUFFERS, config.PGLITE_WORKER);
 }
 
 /**
