@@ -7,10 +7,19 @@
  * compared with the mean req/s of the health runs around it. wrk (-t1) drives the load, or
  * bench/load.ts without it. Used by bench/market.ts and bench/workforce.ts.
  */
-import { join } from "node:path";
 import { createScratchDatabase } from "../serve/stores/postgres.ts";
 import { fetchLoad, freePort, hasWrk, type LoadResult, memoryOf, wrkLoad } from "./load.ts";
-import { callJson, mb, ms, raiseLimits, type Send, signUp, tokenFromOutbox } from "./platform.ts";
+import {
+  benchServerEnv,
+  callJson,
+  disposeServer,
+  mb,
+  ms,
+  raiseLimits,
+  type Send,
+  signUp,
+  tokenFromOutbox,
+} from "./platform.ts";
 import { startReady, stopClean } from "./serve.ts";
 
 export const HEALTH = "/api/v1/health";
@@ -118,18 +127,7 @@ export async function measureBesideHealth(
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: scratch?.url ?? "",
-    DATA_DIR: join(tmp, "data"),
-    ARTIFACTS_DIR: spec.artifacts,
-    BOOTSTRAP_ONET_DIR: "",
-    BOOTSTRAP_POSTINGS: "",
-    BOOTSTRAP_EVIDENCE: "",
-    MAIL_OUTBOX_DIR: join(tmp, "outbox"),
-    LOG_LEVEL: "warn",
-    ARTIFACT_WATCH: "false",
-    MAIL_POLL_MS: "100",
+    ...benchServerEnv(tmp, port, spec.artifacts, scratch?.url ?? ""),
     ...spec.env,
   };
   console.log(
@@ -197,12 +195,7 @@ export async function measureBesideHealth(
     const why = useWrk ? "" : options.allowWrk ? " (wrk is not on PATH)" : " (--no-wrk)";
     return { rows, health, tool: rows[0].result.tool + why, useWrk, memory };
   } finally {
-    try {
-      server.child.kill("SIGKILL");
-    } catch { /* already stopped */ }
-    await server.done;
-    await Deno.remove(tmp, { recursive: true });
-    await scratch?.drop();
+    await disposeServer(server, tmp, scratch);
   }
 }
 

@@ -13,7 +13,15 @@ import { join } from "node:path";
 import { createScratchDatabase } from "../serve/stores/postgres.ts";
 import { buildFixture } from "../tests/helpers.ts";
 import { fetchLoad, freePort, hasWrk, type LoadResult, memoryOf, wrkLoad } from "./load.ts";
-import { mb, ms, type Send, signUp, tokenFromOutbox } from "./platform.ts";
+import {
+  benchServerEnv,
+  disposeServer,
+  mb,
+  ms,
+  type Send,
+  signUp,
+  tokenFromOutbox,
+} from "./platform.ts";
 import { startReady, stopClean } from "./serve.ts";
 import { loadAverage, parseLoadFlags } from "./beside_health.ts";
 
@@ -65,20 +73,7 @@ export async function main(args: string[]): Promise<void> {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   await buildFixture(join(tmp, "artifacts"));
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: scratch?.url ?? "",
-    DATA_DIR: join(tmp, "data"),
-    ARTIFACTS_DIR: join(tmp, "artifacts"),
-    BOOTSTRAP_ONET_DIR: "",
-    BOOTSTRAP_POSTINGS: "",
-    BOOTSTRAP_EVIDENCE: "",
-    MAIL_OUTBOX_DIR: join(tmp, "outbox"),
-    LOG_LEVEL: "warn",
-    ARTIFACT_WATCH: "false",
-    MAIL_POLL_MS: "100",
-  };
+  const env = benchServerEnv(tmp, port, join(tmp, "artifacts"), scratch?.url ?? "");
   console.log(
     `bench:console: serve/main.ts on ${base}, database: ` +
       `${scratch ? "a new database on the DATABASE_URL server" : "embedded PGlite"}`,
@@ -159,12 +154,7 @@ export async function main(args: string[]): Promise<void> {
     console.error(`server ${exited}; output:\n${server.output.join("").slice(-4000)}`);
     throw error;
   } finally {
-    try {
-      server.child.kill("SIGKILL");
-    } catch { /* already stopped */ }
-    await server.done;
-    await Deno.remove(tmp, { recursive: true });
-    await scratch?.drop();
+    await disposeServer(server, tmp, scratch);
   }
 }
 

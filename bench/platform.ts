@@ -254,6 +254,46 @@ export const SERVE_FLAGS = ["--unsafe-proto", SERVE_V8_FLAGS];
 export const startServer = (env: Record<string, string>) =>
   startProcess(["run", "-A", ...SERVE_FLAGS, join(ROOT, "serve/main.ts")], ROOT, env);
 
+/**
+ * A bench server's environment: loopback on port, its own DATA_DIR and .eml outbox under tmp,
+ * the artifacts in artifactsDir, no first-run builds, warn-level logs, no artifact watching.
+ */
+export function benchServerEnv(
+  tmp: string,
+  port: number,
+  artifactsDir: string,
+  databaseUrl = "",
+): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: join(tmp, "data"),
+    ARTIFACTS_DIR: artifactsDir,
+    BOOTSTRAP_ONET_DIR: "",
+    BOOTSTRAP_POSTINGS: "",
+    BOOTSTRAP_EVIDENCE: "",
+    MAIL_OUTBOX_DIR: join(tmp, "outbox"),
+    LOG_LEVEL: "warn",
+    ARTIFACT_WATCH: "false",
+    MAIL_POLL_MS: "100",
+  };
+}
+
+/** Kills a bench server if still running, then removes its folder and scratch database. */
+export async function disposeServer(
+  server: ServerProcess,
+  tmp: string,
+  scratch: { drop(): Promise<void> } | null,
+): Promise<void> {
+  try {
+    server.child.kill("SIGKILL");
+  } catch { /* already stopped */ }
+  await server.done;
+  await Deno.remove(tmp, { recursive: true });
+  await scratch?.drop();
+}
+
 /** The verification token mailed to `email`, from the `.eml` files in dir (8bit text). */
 export async function tokenFromOutbox(
   dir: string,

@@ -30,7 +30,9 @@ import {
   wrkLoad,
 } from "./load.ts";
 import {
+  benchServerEnv,
   callJson,
+  disposeServer,
   mb,
   ms,
   raiseLimits,
@@ -468,18 +470,7 @@ async function benchDatabase(
   const tmp = await Deno.makeTempDir({ prefix: "bench-serve-" });
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: scratch?.url ?? "",
-    DATA_DIR: join(tmp, "data"),
-    ARTIFACTS_DIR: join(ROOT, "artifacts"),
-    BOOTSTRAP_ONET_DIR: "",
-    MAIL_OUTBOX_DIR: join(tmp, "outbox"),
-    LOG_LEVEL: "warn",
-    ARTIFACT_WATCH: "false",
-    MAIL_POLL_MS: "100",
-  };
+  const env = benchServerEnv(tmp, port, join(ROOT, "artifacts"), scratch?.url ?? "");
   console.log(
     `  serve/main.ts on ${base}; database: ` +
       (scratch ? "a new database on the DATABASE_URL server" : `embedded PGlite in ${tmp}`),
@@ -539,12 +530,7 @@ async function benchDatabase(
     console.log(`  server peak RSS per server (${db}): ${peaks.join("; ")}`);
     return { rows, peakKb, startSeconds };
   } finally {
-    try {
-      server.child.kill("SIGKILL");
-    } catch { /* already stopped */ }
-    await server.done;
-    await Deno.remove(tmp, { recursive: true });
-    await scratch?.drop();
+    await disposeServer(server, tmp, scratch);
   }
 }
 

@@ -15,11 +15,15 @@ import type { Logger } from "../http/log.ts";
 
 const BUILD_CLI = fileURLToPath(new URL("../../build/main.ts", import.meta.url));
 
-/** The first of `candidates` that is a folder, or null. */
-export async function firstFolder(candidates: readonly string[]): Promise<string | null> {
-  for (const dir of candidates) {
+/** The first of `candidates` that exists (and is a folder, unless files are accepted), or null. */
+async function firstExisting(
+  candidates: readonly string[],
+  acceptFiles: boolean,
+): Promise<string | null> {
+  for (const path of candidates) {
     try {
-      if ((await Deno.stat(dir)).isDirectory) return dir;
+      const info = await Deno.stat(path);
+      if (acceptFiles || info.isDirectory) return path;
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
@@ -27,18 +31,8 @@ export async function firstFolder(candidates: readonly string[]): Promise<string
   return null;
 }
 
-/** The first of `candidates` that exists (a folder or a file), or null. */
-async function firstFolderOrFile(candidates: readonly string[]): Promise<string | null> {
-  for (const path of candidates) {
-    try {
-      await Deno.stat(path);
-      return path;
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-  }
-  return null;
-}
+/** The first of `candidates` that is a folder, or null. */
+export const firstFolder = (candidates: readonly string[]) => firstExisting(candidates, false);
 
 /** Builds the taxonomy from the first existing folder of `onetDirs` if none is published. */
 export async function bootstrapTaxonomy(
@@ -59,7 +53,7 @@ export async function bootstrapTaxonomy(
   });
   // The occupation size prior from the OEWS national estimates, when a configured path exists
   // (the build names what it used, or says it built without the prior).
-  const oews = await firstFolderOrFile(oewsPaths);
+  const oews = await firstExisting(oewsPaths, true);
   // `deno task build` itself: word vectors from the pinned package when it is installed, and
   // its progress lines on stderr.
   const { code } = await new Deno.Command(Deno.execPath(), {
