@@ -202,8 +202,9 @@ Deno.test({
       await go("/console/try");
       await page.type("#key", key);
       await page.click("#try-form button[type=submit]");
-      await page.waitForSelector("#try-report:not([hidden])");
-      await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("#try-report")]);
+      // Visible means laid out with a box: clicking as soon as `hidden` drops raced the layout.
+      const report = await page.waitForSelector("#try-report:not([hidden])", { visible: true });
+      await Promise.all([page.waitForNavigation({ waitUntil: "load" }), report!.click()]);
       const related = await page.$eval(
         "#related_request_id",
         (e) => (e as unknown as { value: string }).value,
