@@ -28,6 +28,8 @@ export const CONFIDENCE_FEATURES = [
   "margin_sq",
   "top_share_sq",
   "log_qualifier_terms",
+  "top_vote",
+  "substituted_share",
 ];
 
 /** Calibration stored in the artifact. */
@@ -80,6 +82,8 @@ export function confidenceFeatures(ranking: Ranking): number[] {
     margin * margin,
     shares[0] * shares[0],
     Math.log(1 + ranking.qualifierTerms),
+    top.vote,
+    ranking.substitutedShare,
   ];
 }
 

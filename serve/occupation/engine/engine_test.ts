@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
 import { assignFolds, postingVariant, splitFold } from "./devset.ts";
 import { calibrationReport, fitLogistic, predict } from "./logistic.ts";
-import { OccupationIndex } from "./index.ts";
+import { FUSION_FEATURES, OccupationIndex } from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
 import { normalizeTitle } from "../../text/normalize.ts";
 
@@ -112,6 +112,22 @@ Deno.test("the index ranks by title, role head and description, deterministicall
     index.supportedSkills("29-1141.00", new Set(["microsoft", "excel"])),
     ["Microsoft Excel"],
   );
+});
+
+Deno.test("a misspelt word stands in by character trigrams; the title vote is relative to the best", () => {
+  const index = new OccupationIndex({ occupations, titles, vectors: null });
+  // Neither a known suffix nor a shared six-letter prefix: trigrams (7 of 12 distinct, 0.58).
+  assert.equal(index.resolveUnknown("assitant"), "assistant");
+  assert.equal(index.resolveUnknown("xqzvwk"), null);
+  assert.equal(index.resolveUnknown("nurse"), null, "known words stay");
+  const typo = index.rank({ title: "Nursing Assitant" }, { limit: 3, semantic: false });
+  assert.equal(typo.results[0].onetCode, "31-1131.00");
+  const staff = index.rank({ title: "Staff Nurse" }, { limit: 3, semantic: false, features: true });
+  const vote = FUSION_FEATURES.indexOf("title_vote");
+  const votes = staff.features!.map((row) => row[vote]);
+  assert.equal(staff.results[0].onetCode, "29-1141.00");
+  assert.equal(votes[0], 1, "the occupation whose titles match best has the whole vote");
+  for (const v of votes.slice(1)) assert.ok(v >= 0 && v < 1, String(v));
 });
 
 Deno.test("logistic calibration recovers a known relation and ECE measures its error", () => {

@@ -1,15 +1,15 @@
 /**
  * The learned fusion of the ranking channels: a listwise model (a conditional logit, i.e. a
  * softmax over each query's candidates, ListNet's top-one loss with a linear scorer) over each
- * candidate's channel values (FUSION_FEATURES). It is fitted at build time on the calibration
- * fold's held-out titles (as O*NET and a posting write them, with a description, and the catalog
+ * candidate's channel values (FUSION_FEATURES). It is fitted at build time on one fold's
+ * (FUSION_FOLD, not the calibration's) held-out titles (as O*NET and a posting write them, with a description, and the catalog
  * variants) and half of the employer-style titles, ranked by the index built without them. Its
  * weights replace the hand-set weights of the linear part of the score and are stored in the
  * artifact (ranker_fusion), as the calibration is; the calibration is then fitted on the fused
  * ranker. Deterministic: same source, same weights.
  */
 import { solve } from "./logistic.ts";
-import { CALIBRATION_FOLD } from "./devset.ts";
+import { FUSION_FOLD } from "./devset.ts";
 import { type Channel, foldExamples, type FoldOptions } from "./calibrate.ts";
 import {
   DEFAULT_WEIGHTS,
@@ -48,11 +48,12 @@ function handWeights(): number[] {
     w.role_match,
     -w.role_mismatch,
     w.description,
+    w.title_vote,
   ];
 }
 
 /**
- * Fits the fusion on the calibration fold: maximises the softmax probability of the best-ranked
+ * Fits the fusion on FUSION_FOLD: maximises the softmax probability of the best-ranked
  * right answer among each query's first CANDIDATES (queries without one among them are left out),
  * by Newton's method with a ridge towards the hand-set weights, starting from them. The weights
  * are then scaled to the hand-set weights' total (the softmax's own scale is arbitrary for
@@ -63,7 +64,7 @@ export function fitFusion(
   channel: Channel = "hybrid",
   options: FoldOptions = {},
 ): Fusion {
-  const { source: held, examples } = foldExamples(source, CALIBRATION_FOLD, options);
+  const { source: held, examples } = foldExamples(source, FUSION_FOLD, options);
   const index = new OccupationIndex({ ...held, fusion: undefined }, options.weights);
   const d = FUSION_FEATURES.length;
   const rows: Float64Array[] = [];
@@ -131,7 +132,7 @@ export function fitFusion(
     weights: w.map((v) => Math.round(v * scale * 1e6) / 1e6),
     report: {
       channel,
-      fold: CALIBRATION_FOLD,
+      fold: FUSION_FOLD,
       queries,
       queries_with_right_answer_in_candidates: rows.length,
       candidates: CANDIDATES,

@@ -19,7 +19,7 @@ import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
 import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "2";
+export const RANKER_VERSION = "3";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -114,6 +114,11 @@ export interface RankedOccupation {
   taskTermMatches: number;
   /** The occupation's size prior (0-1; 0 without employment data). */
   prior: number;
+  /**
+   * Its title vote (0-1): 1 for the occupation whose titles match best at the title level, less
+   * for the others (a supervisor or helper reached through a role takes its domain's).
+   */
+  vote: number;
 }
 
 /** A ranking and the facts about the query that confidence and grounding use. */
@@ -127,6 +132,8 @@ export interface Ranking {
   knownRoleHead: boolean;
   /** Share of the query's words (idf-weighted) that occur in some title. */
   knownTermShare: number;
+  /** Share of the query's words (idf-weighted) that are stand-ins for unknown ones. */
+  substitutedShare: number;
   queryTerms: number;
   descriptionUsed: boolean;
   /** Rank-1 candidate from the title alone is among the description's top three (or null). */
@@ -179,6 +186,11 @@ export interface RankerWeights {
   title_agg: number;
   /** The query's hierarchy role (supervisor, helper) and the occupation's role class agree. */
   role_match: number;
+  /**
+   * Title vote: the occupation's title-level BM25 softmax (title-level idf) plus a size prior,
+   * against the best occupation's: exp(score - best).
+   */
+  title_vote: number;
   /** A supervisor or helper query on a worker occupation, or a worker query on one of those. */
   role_mismatch: number;
 }
@@ -202,6 +214,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   title_agg: 0.8,
   role_match: 0.15,
   role_mismatch: 0.15,
+  title_vote: 0.1,
 };
 /**
  * The channel values the learned fusion weighs, in the order of its weights (engine/fusion.ts):
@@ -219,6 +232,7 @@ export const FUSION_FEATURES = [
   "role_match",
   "role_mismatch",
   "description",
+  "title_vote",
 ] as const;
 
 /** The ranker weights a fusion model gives (its weights on the linear part, the rest as is). */
@@ -226,8 +240,20 @@ export function fusedWeights(
   fusion: { weights: readonly number[] },
   base: Readonly<RankerWeights> = DEFAULT_WEIGHTS,
 ): RankerWeights {
-  const [title, cover, pair, stem, context, semantic, prior, agg, match, mismatch, description] =
-    fusion.weights;
+  const [
+    title,
+    cover,
+    pair,
+    stem,
+    context,
+    semantic,
+    prior,
+    agg,
+    match,
+    mismatch,
+    description,
+    vote,
+  ] = fusion.weights;
   return {
     ...base,
     best_title: title,
@@ -241,12 +267,15 @@ export function fusedWeights(
     role_match: match,
     role_mismatch: -mismatch,
     description: description ?? base.description,
+    title_vote: vote ?? base.title_vote,
   };
 }
 
 /** BM25 constants of the title-level aggregation. */
 const AGG_K1 = 1.2;
 const AGG_B = 0.75;
+/** The size prior of the title vote: this much per ln of employment over the median. */
+const VOTE_PRIOR = 0.15;
 const ALL_OTHER = /,\s*all other\b.*$/i;
 const GROUPS = 32;
 const GROUP_PROBES = 6;
@@ -306,6 +335,10 @@ export class OccupationIndex {
   #occPostings!: Int32Array[];
   #avgIdf!: number;
   #sortedTerms!: string[];
+  /** Character trigram -> ids of the title words that have it (unknown-word fallback). */
+  #termGrams!: Map<string, Int32Array>;
+  /** Unknown words already looked up by trigrams, and what stood in (null: nothing). */
+  #unknownMemo = new Map<string, string | null>();
   /** "term term" -> [occupation, number of its titles with the pair, ...] flattened. */
   readonly #pairPostings = new Map<string, Int32Array>();
   /** crude stem -> [occupation, number of its titles with a word of that stem, ...]. */
@@ -315,6 +348,8 @@ export class OccupationIndex {
   /** Per occupation: technology then skill names with their index terms (for matching_skills). */
   #skillTerms!: [string, string[]][][];
   #matched!: Float64Array;
+  #titleIdfT!: Float64Array;
+  #votePrior!: Float64Array;
   #work!: {
     titleScore: Float64Array;
     bestTitle: Int32Array;
@@ -324,6 +359,7 @@ export class OccupationIndex {
     stemCover: Float64Array;
     pairCover: Float64Array;
     agg: Float64Array;
+    vote: Float64Array;
     transfer: Float64Array;
     context: Float64Array;
     contextList: Int32Array;
@@ -392,7 +428,7 @@ export class OccupationIndex {
     this.#titleNorm = new Array(n);
     this.#titleHead = new Array(n);
     this.#titleWeight = new Float64Array(n);
-    this.#matched = new Float64Array(n);
+    this.#matched = new Float64Array(2 * n);
     this.#touched = new Int32Array(n);
     const titleTerms: string[][] = new Array(n);
     // term (or word pair) -> the occupation of every title that has it, one entry per title
@@ -455,6 +491,17 @@ export class OccupationIndex {
     const terms = [...occsOfTerm.keys()].sort();
     this.#sortedTerms = terms;
     yield;
+    const grams = new Map<string, number[]>();
+    for (let id = 0; id < terms.length; id++) {
+      for (const g of trigrams(terms[id])) {
+        const list = grams.get(g);
+        if (list) list.push(id);
+        else grams.set(g, [id]);
+      }
+      if (id % 2048 === 2047) yield;
+    }
+    this.#termGrams = new Map([...grams].map(([g, ids]) => [g, Int32Array.from(ids)]));
+    yield;
     const nOcc = this.occupations.length;
     this.#titleIdf = new Float64Array(terms.length);
     this.#occPostings = new Array(terms.length);
@@ -488,8 +535,11 @@ export class OccupationIndex {
     this.#buildRoles(source, titles);
     yield;
     this.#titlePostings = new Array(terms.length);
+    this.#titleIdfT = new Float64Array(terms.length);
     for (let id = 0; id < terms.length; id++) {
       this.#titlePostings[id] = Int32Array.from(postings[id]);
+      const df = postings[id].length;
+      this.#titleIdfT[id] = Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
       if (id % 1024 === 1023) yield;
     }
     this.#skillTerms = new Array(nOcc);
@@ -516,6 +566,7 @@ export class OccupationIndex {
       stemCover: new Float64Array(nOcc),
       pairCover: new Float64Array(nOcc),
       agg: new Float64Array(nOcc),
+      vote: new Float64Array(nOcc),
       transfer: new Float64Array(nOcc),
       context: new Float64Array(nOcc),
       contextList: new Int32Array(nOcc),
@@ -573,6 +624,15 @@ export class OccupationIndex {
       for (let occ = 0; occ < nOcc; occ++) {
         const e = employment!.get(this.occupations[occ].onetCode) ?? 0;
         this.#prior[occ] = e > 0 ? Math.min(1, Math.max(0, (Math.log(e) - low) / (high - low))) : 0;
+      }
+    }
+    this.#votePrior = new Float64Array(nOcc);
+    if (known.length > 0) {
+      const median = known[Math.floor(known.length / 2)];
+      const floor = known[Math.floor(known.length / 10)];
+      for (let occ = 0; occ < nOcc; occ++) {
+        const e = employment!.get(this.occupations[occ].onetCode) ?? 0;
+        this.#votePrior[occ] = VOTE_PRIOR * Math.log((e || floor) / median);
       }
     }
     const maps = roleMaps(this.occupations, titles);
@@ -727,10 +787,14 @@ export class OccupationIndex {
   /**
    * A known title word standing in for an unknown one: the longest known suffix of at least five
    * letters ("chemotherapist" → "therapist") or else the neighbour in sorted order sharing a
-   * prefix of at least six letters and 70% of the word ("bioinformatician" → "bioinformatics").
+   * prefix of at least six letters and 70% of the word ("bioinformatician" → "bioinformatics");
+   * failing both, for a word of five letters or more, the title word with the most character
+   * trigrams in common (Jaccard at least 0.4; a misspelling or another form: "restaurateur" →
+   * "restaurant", "recepcionist" → "receptionist").
    */
   resolveUnknown(term: string): string | null {
-    if (this.#terms.has(term) || term.length < 6 || /\d/.test(term)) return null;
+    if (this.#terms.has(term) || term.length < 5 || /\d/.test(term)) return null;
+    if (term.length < 6) return this.#closestByTrigrams(term);
     for (let i = 1; i <= term.length - 5; i++) {
       if (this.#terms.has(term.slice(i))) return term.slice(i);
     }
@@ -750,7 +814,37 @@ export class OccupationIndex {
       while (k < term.length && k < candidate.length && term[k] === candidate[k]) k++;
       if (k > bestLength) [best, bestLength] = [candidate, k];
     }
-    return best;
+    return best ?? this.#closestByTrigrams(term);
+  }
+
+  #closestByTrigrams(term: string): string | null {
+    const memo = this.#unknownMemo;
+    const known = memo.get(term);
+    if (known !== undefined) return known;
+    // Bounded: a pure function of the word, so forgetting only costs time.
+    if (memo.size >= UNKNOWN_MEMO) memo.clear();
+    const found = this.#searchTrigrams(term);
+    memo.set(term, found);
+    return found;
+  }
+
+  #searchTrigrams(term: string): string | null {
+    const mine = trigrams(term);
+    const hits = new Map<number, number>();
+    for (const g of mine) {
+      const ids = this.#termGrams.get(g);
+      if (ids) { for (const id of ids) hits.set(id, (hits.get(id) ?? 0) + 1); }
+    }
+    const sorted = this.#sortedTerms;
+    let best = -1;
+    let bestSim = TRIGRAM_MIN;
+    for (const [id, n] of hits) {
+      const theirs = sorted[id].length + 1;
+      const sim = n / (mine.size + theirs - n);
+      // Ties go to the word first in sorted order: deterministic.
+      if (sim > bestSim || (sim === bestSim && best >= 0 && id < best)) [best, bestSim] = [id, sim];
+    }
+    return best < 0 ? null : sorted[best];
   }
 
   /** Ranks occupations for a title (and optional description). */
@@ -760,7 +854,13 @@ export class OccupationIndex {
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);
     cleaned.text = parsed.natural;
-    const allTerms = indexTerms(cleaned.text).map((t) => this.resolveUnknown(t) ?? t);
+    const substituted = new Set<string>();
+    const allTerms = indexTerms(cleaned.text).map((t) => {
+      const standIn = this.resolveUnknown(t);
+      if (standIn === null) return t;
+      substituted.add(standIn);
+      return standIn;
+    });
     const qTerms = [...new Set(allTerms)];
     const qNorm = allTerms.join(" ");
     const qHead = roleHead(cleaned.text);
@@ -775,9 +875,11 @@ export class OccupationIndex {
     const nOcc = this.occupations.length;
     let qWeight = 0;
     let knownWeight = 0;
+    let substitutedWeight = 0;
     for (const term of qTerms) {
       const w = this.idf(term);
       qWeight += w;
+      if (substituted.has(term)) substitutedWeight += w;
       if (this.#terms.has(term)) knownWeight += w;
     }
     const semanticOn = options.semantic && this.hasVectors;
@@ -789,6 +891,7 @@ export class OccupationIndex {
       queryRoleHead: qHead,
       knownRoleHead: this.#heads.has(qHead),
       knownTermShare: qWeight > 0 ? knownWeight / qWeight : 0,
+      substitutedShare: qWeight > 0 ? substitutedWeight / qWeight : 0,
       queryTerms: qTerms.length,
       descriptionUsed: false,
       descriptionAgrees: null,
@@ -804,6 +907,7 @@ export class OccupationIndex {
     // Title channel.
     // Matched idf per title, accumulated in scratch buffers (rank is synchronous, so one set of
     // buffers per index is safe) and visited in first-touch order.
+    // Two sums per title, side by side: occupation-level idf (2t) and title-level idf (2t + 1).
     const matched = this.#matched;
     const touched = this.#touched;
     let nTouched = 0;
@@ -811,9 +915,13 @@ export class OccupationIndex {
       const id = this.#terms.get(term);
       if (id === undefined) continue;
       const w = this.#titleIdf[id];
-      for (const t of this.#titlePostings[id]) {
-        if (matched[t] === 0) touched[nTouched++] = t;
-        matched[t] += w;
+      const wT = this.#titleIdfT[id];
+      const list = this.#titlePostings[id];
+      for (let i = 0; i < list.length; i++) {
+        const at = list[i] << 1;
+        if (matched[at] === 0) touched[nTouched++] = list[i];
+        matched[at] += w;
+        matched[at + 1] += wT;
       }
     }
     // Per-occupation work arrays, reused across calls (rank is synchronous): a fresh set per
@@ -822,12 +930,14 @@ export class OccupationIndex {
     for (const a of [work.titleScore, work.exactOcc, work.phraseOcc, work.cover]) a.fill(0);
     for (const a of [work.stemCover, work.pairCover, work.scores, work.semantic]) a.fill(0);
     work.agg.fill(0);
+    work.vote.fill(0);
     work.context.fill(0);
     work.transfer.fill(0);
     if (options.features && work.features.length === 0) {
       work.features = new Float64Array(nOcc * FUSION_FEATURES.length);
     }
     const agg = work.agg;
+    const vote = work.vote;
     work.centroid.fill(0);
     work.bestTitle.fill(-1);
     const { titleScore, bestTitle, exactOcc, phraseOcc } = work;
@@ -840,8 +950,10 @@ export class OccupationIndex {
     const { query_cover: wQuery, title_cover: wTitle, head: wHead, phrase: wPhrase } = this.#w;
     for (let k = 0; k < nTouched; k++) {
       const t = touched[k];
-      const m = matched[t];
-      matched[t] = 0;
+      const m = matched[t << 1];
+      const mT = matched[(t << 1) + 1];
+      matched[t << 1] = 0;
+      matched[(t << 1) + 1] = 0;
       const qCover = m / qWeight;
       const tCover = titleWeight[t] > 0 ? m / titleWeight[t] : 0;
       const head = titleHeadId[t] === qHeadId ? 1 : 0;
@@ -850,6 +962,7 @@ export class OccupationIndex {
       const s = wQuery * qCover + wTitle * tCover + wHead * head + (phrase ? wPhrase * tCover : 0);
       const occ = titleOcc[t];
       agg[occ] += fastExp(m * titleBm25[t]);
+      vote[occ] += fastExp(mT * titleBm25[t]);
       const current = bestTitle[occ];
       if (
         current < 0 || s > titleScore[occ] + 1e-12 ||
@@ -965,6 +1078,17 @@ export class OccupationIndex {
     // With options.features, each candidate's channel values (FUSION_FEATURES) are kept for the
     // fusion fit (engine/fusion.ts); the server never asks for them.
     const features = options.features ? work.features : null;
+    const wVote = w.title_vote;
+    let voteMax = -Infinity;
+    if (wVote !== 0 || options.features) {
+      for (let p = 0; p < nPool; p++) {
+        const occ = pool[p];
+        if (vote[occ] > 0) {
+          vote[occ] = Math.log(vote[occ]) + this.#votePrior[occ];
+          voteMax = Math.max(voteMax, vote[occ]);
+        }
+      }
+    }
     for (let p = 0; p < nPool; p++) {
       const occ = pool[p];
       const ctx = contextMax > 0 ? context[occ] / contextMax : 0;
@@ -973,13 +1097,15 @@ export class OccupationIndex {
       const fStem = Math.max(0, stemCover[occ] - cover[occ]) / qWeight;
       const fContext = ctx * (titleScore[occ] > 0 ? 1 : 0.5);
       const fAgg = agg[occ] > 0 ? Math.log(agg[occ]) / qWeight : 0;
+      const fVote = voteMax > -Infinity && vote[occ] !== 0 ? Math.exp(vote[occ] - voteMax) : 0;
       scores[occ] = w.best_title * titleScore[occ] +
         w.occ_cover * fCover + w.pair * pairCover[occ] +
         w.stem_cover * fStem +
         w.context * fContext +
         w.semantic * sem +
         w.prior * this.#prior[occ] +
-        w.title_agg * fAgg;
+        w.title_agg * fAgg +
+        wVote * fVote;
       if (features) {
         const f = occ * FUSION_FEATURES.length;
         features[f] = titleScore[occ];
@@ -993,6 +1119,7 @@ export class OccupationIndex {
         features[f + 8] = 0;
         features[f + 9] = 0;
         features[f + 10] = 0;
+        features[f + 11] = fVote;
       }
     }
     // Roles: a supervisor (helper) query reaches the supervisor (helper) occupation of the
@@ -1033,6 +1160,7 @@ export class OccupationIndex {
             // The score is the domain worker's: so are its channel values.
             if (features) {
               features.copyWithin(occ * nf, transferFrom[occ] * nf, transferFrom[occ] * nf + 8);
+              features[occ * nf + 11] = features[transferFrom[occ] * nf + 11];
             }
           }
           scores[occ] += w.role_match;
@@ -1097,6 +1225,8 @@ export class OccupationIndex {
       ordered = topOccupations(shortlist, scores, SHORTLIST);
     }
 
+    const voteOf = (occ: number) =>
+      voteMax > -Infinity && vote[occ] !== 0 ? Math.exp(vote[occ] - voteMax) : 0;
     const results: RankedOccupation[] = [];
     const featureRows: number[][] = [];
     const nf = FUSION_FEATURES.length;
@@ -1138,6 +1268,7 @@ export class OccupationIndex {
         descriptionTermMatches: descHits,
         taskTermMatches: taskHits,
         prior: this.#prior[occ],
+        vote: round4(voteOf(work.transfer[occ] > 0 ? work.transferFrom[occ] : occ)),
       });
     }
     return {
@@ -1298,6 +1429,19 @@ const EXP_TABLE = Float64Array.from(
   { length: 64 * EXP_STEPS + 1 },
   (_, i) => Math.exp(i / EXP_STEPS),
 );
+/** The least trigram Jaccard similarity for an unknown word's stand-in. */
+const TRIGRAM_MIN = 0.4;
+/** Unknown words remembered per index before the memo starts over. */
+const UNKNOWN_MEMO = 20_000;
+
+/** A word's distinct character trigrams, padded ("  w", " wo", ..., "rd "). */
+function trigrams(word: string): Set<string> {
+  const padded = `  ${word} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  return out;
+}
+
 function fastExp(x: number): number {
   return EXP_TABLE[Math.min(EXP_TABLE.length - 1, (x * EXP_STEPS) | 0)];
 }
