@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { type OnetRelease, readOnetRelease } from "./sources/onet/read.ts";
 import { registerNormalizer, stageRelease } from "./steps/stage.ts";
 import { buildTable, checkTable, hashTable } from "./steps/sql.ts";
-import { buildCalibrationTable, buildFusionTable, buildVectorsTable } from "./steps/derived.ts";
+import {
+  buildCalibrationTable,
+  buildFusionTable,
+  buildVectorsTable,
+  writeEngineSnapshot,
+} from "./steps/derived.ts";
 import { TAXONOMY_TABLES } from "./steps/tables.ts";
 import { buildEmploymentTable, employmentInput } from "./steps/employment.ts";
 import { RANKER_VERSION } from "../serve/occupation/engine/index.ts";
@@ -95,7 +100,7 @@ export async function buildTaxonomy(
 ): Promise<BuildResult> {
   const embeddings = options.embeddings ?? null;
   const oews = options.oews ?? null;
-  const total = TAXONOMY_TABLES.length + 6;
+  const total = TAXONOMY_TABLES.length + 7;
   let n = 0;
 
   progress.step(++n, total, "read and validate release");
@@ -167,6 +172,10 @@ export async function buildTaxonomy(
         tables[i].content_hash = await hashTable(connection, TAXONOMY_TABLES[i]);
       }
       progress.done(`${tables.length} tables`);
+
+      progress.step(++n, total, "engine snapshot");
+      const bytes = await writeEngineSnapshot(connection, buildDir);
+      progress.done(`${(bytes / 1e6).toFixed(1)} MB`);
       await connection.run("DETACH stg");
       await connection.run("CHECKPOINT");
     } finally {

@@ -61,7 +61,8 @@ export async function exists(path: string): Promise<boolean> {
 /**
  * Moves a finished build folder into place as `version` and moves the pointer. When that
  * version already exists (same content hash), the new copy is dropped and the existing one
- * kept, so republishing identical inputs is a no-op apart from the pointer. With `promote`
+ * kept, so republishing identical inputs is a no-op apart from the pointer and the derived
+ * `*.snapshot` files, which the new build's replace. With `promote`
  * false the version is only put in place; the caller moves the pointer later.
  */
 export async function publishVersion(
@@ -73,6 +74,13 @@ export async function publishVersion(
   const target = join(artifactDir, version);
   let reused = false;
   if (await exists(target)) {
+    // Derived files (*.snapshot: not under the content hash) come from the code that built them,
+    // so the new build's replace the published ones.
+    for await (const entry of Deno.readDir(buildDir)) {
+      if (entry.isFile && entry.name.endsWith(".snapshot")) {
+        await Deno.rename(join(buildDir, entry.name), join(target, entry.name));
+      }
+    }
     await Deno.remove(buildDir, { recursive: true });
     const now = new Date();
     await Deno.utime(target, now, now); // "newest" for pruning means most recently published

@@ -30,6 +30,32 @@ const logger = jsonLogger(config.LOG_LEVEL);
 // Unique even for containers that all run as pid 1 on one host name: leases are keyed by it.
 const instanceId = `${hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
 
+// The artifacts load while the database opens and migrates (start-up time): neither needs the
+// other until an activation is recorded, which waits for the migrated database. A first run's
+// builds (bootstrap) come first, as the artifacts they publish are what loads.
+await bootstrapTaxonomy(
+  config.ARTIFACTS_DIR,
+  config.BOOTSTRAP_ONET_DIR,
+  logger,
+  config.BOOTSTRAP_OEWS,
+);
+await bootstrapMarket(config.ARTIFACTS_DIR, config.BOOTSTRAP_POSTINGS, logger);
+await bootstrapEvidence(config.ARTIFACTS_DIR, config.BOOTSTRAP_EVIDENCE, logger);
+const migrated = Promise.withResolvers<Database>();
+const artifacts = new ArtifactRegistry(
+  config.ARTIFACTS_DIR,
+  [taxonomySpec, marketSpec, evidenceSpec],
+  logger,
+  async (artifact) =>
+    recordActivation((await migrated.promise).db, {
+      artifact: artifact.name,
+      version: artifact.version,
+      contentHash: artifact.manifest.content_hash,
+      instanceId,
+    }),
+);
+const loading = artifacts.start();
+
 let database: Database;
 try {
   database = await openDatabase(
@@ -44,28 +70,8 @@ try {
 }
 const applied = await migrate(database);
 logger.info("database ready", { mode: database.kind, migrations_applied: applied });
-
-await bootstrapTaxonomy(
-  config.ARTIFACTS_DIR,
-  config.BOOTSTRAP_ONET_DIR,
-  logger,
-  config.BOOTSTRAP_OEWS,
-);
-await bootstrapMarket(config.ARTIFACTS_DIR, config.BOOTSTRAP_POSTINGS, logger);
-await bootstrapEvidence(config.ARTIFACTS_DIR, config.BOOTSTRAP_EVIDENCE, logger);
-const artifacts = new ArtifactRegistry(
-  config.ARTIFACTS_DIR,
-  [taxonomySpec, marketSpec, evidenceSpec],
-  logger,
-  (artifact) =>
-    recordActivation(database.db, {
-      artifact: artifact.name,
-      version: artifact.version,
-      contentHash: artifact.manifest.content_hash,
-      instanceId,
-    }),
-);
-await artifacts.start();
+migrated.resolve(database);
+await loading;
 if (config.ARTIFACT_WATCH) artifacts.watch();
 
 if (database.kind === "postgres" && !config.AUTH_SECRET) {

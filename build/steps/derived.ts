@@ -8,6 +8,8 @@ import { readIndexSource } from "../../serve/occupation/engine/load.ts";
 import { type Channel, fitChannel } from "../../serve/occupation/engine/calibrate.ts";
 import { fitFusion } from "../../serve/occupation/engine/fusion.ts";
 import { EMPLOYER_TITLES, parseEmployerTitles } from "../../serve/occupation/engine/devset.ts";
+import { OccupationIndex } from "../../serve/occupation/engine/index.ts";
+import { writeSnapshot } from "../../serve/occupation/engine/snapshot.ts";
 
 /** Builds term_vectors; empty (and reported absent) when no embeddings file is given. */
 export async function buildVectorsTable(
@@ -38,6 +40,19 @@ export async function buildVectorsTable(
  * fold plus half of the hand-labelled employer-style titles (fixtures/occupation-dev; the quality
  * bench scores the other half).
  */
+/**
+ * Writes the ranking index, built from the finished tables as the server would build it, into the
+ * version's folder (engine/snapshot.ts): a server running this engine code loads it instead of
+ * building the index. Returns the file's size in bytes.
+ */
+export async function writeEngineSnapshot(
+  connection: DuckDBConnection,
+  dir: string,
+): Promise<number> {
+  const index = new OccupationIndex(await readIndexSource(connection));
+  return await writeSnapshot(dir, index);
+}
+
 export async function buildCalibrationTable(connection: DuckDBConnection): Promise<number> {
   const source = await readIndexSource(connection);
   const employer = parseEmployerTitles(await Deno.readTextFile(EMPLOYER_TITLES));

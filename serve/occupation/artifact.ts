@@ -6,6 +6,7 @@ import type { ArtifactSpec } from "../stores/artifacts.ts";
 import { TAXONOMY_TABLES } from "../../build/steps/tables.ts";
 import { OccupationIndex, RANKER_VERSION } from "./engine/index.ts";
 import { readCalibrations, readIndexSource } from "./engine/load.ts";
+import { readSnapshot } from "./engine/snapshot.ts";
 import type { Channel } from "./engine/calibrate.ts";
 import type { Calibration } from "./engine/confidence.ts";
 
@@ -37,12 +38,15 @@ export interface TaxonomyData {
   related: Map<string, RelatedOccupation[]>;
   /** Confidence calibration per retrieval channel, as fitted by the build. */
   calibrations: Map<Channel, Calibration>;
+  /** How the engine was made: "snapshot", or "built (<why the snapshot was not used>)". */
+  engineFrom: string;
 }
 
 /** Loads the taxonomy's in-memory part from an opened artifact. */
 export async function loadTaxonomy(
   connection: DuckDBConnection,
   manifest: Manifest,
+  dir?: string,
 ): Promise<TaxonomyData> {
   const reader = await connection.runAndReadAll(
     "SELECT onet_code, title, soc_code, job_zone, has_data FROM occupations ORDER BY onet_code",
@@ -78,14 +82,20 @@ export async function loadTaxonomy(
     related.set(String(code), list);
   }
   if (!calibrations.has("lexical")) throw new Error("the artifact has no lexical calibration");
+  // The build's snapshot of the index when this engine wrote it; else built here, in slices that
+  // yield to the event loop (the full taxonomy takes about two seconds).
+  const snapshot = dir ? await readSnapshot(dir) : { index: null, reason: "no folder" };
+  const engine = snapshot.index ??
+    await OccupationIndex.buildAsync(await readIndexSource(connection));
+  const engineFrom = snapshot.index ? "snapshot" : `built (${snapshot.reason})`;
   return {
     release: manifest.release.version,
     attribution: String(attribution.getRows()[0]?.[0] ?? manifest.attribution),
     occupations,
     related,
-    // Built in slices that yield to the event loop: the full taxonomy takes over a second.
-    engine: await OccupationIndex.buildAsync(await readIndexSource(connection)),
+    engine,
     calibrations,
+    engineFrom,
   };
 }
 
@@ -104,4 +114,5 @@ export const taxonomySpec: ArtifactSpec<TaxonomyData> = {
       }, this server runs ${RANKER_VERSION}`
       : null,
   load: loadTaxonomy,
+  describe: (data) => ({ engine: data.engineFrom }),
 };

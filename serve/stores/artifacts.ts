@@ -21,8 +21,10 @@ export interface ArtifactSpec<T = unknown> {
   tables: readonly string[];
   /** Extra manifest checks (for example the normaliser version); returns a reason or null. */
   accept?(manifest: Manifest): string | null;
-  /** Loads what the hot path keeps in memory. */
-  load(connection: DuckDBConnection, manifest: Manifest): Promise<T>;
+  /** Loads what the hot path keeps in memory (dir: the version's folder, for derived files). */
+  load(connection: DuckDBConnection, manifest: Manifest, dir: string): Promise<T>;
+  /** Facts about the loaded data for the activation log line (how it was loaded, sizes). */
+  describe?(data: T): Record<string, unknown>;
 }
 
 /** One opened, verified artifact version. */
@@ -174,6 +176,7 @@ export class ArtifactRegistry {
       artifact: slot.spec.name,
       version,
       previous: previous?.version ?? null,
+      ...slot.spec.describe?.(loaded.data),
     });
     await this.onActivate(loaded).catch((error) =>
       this.logger.warn("artifact activation not recorded", {
@@ -229,7 +232,7 @@ export class ArtifactRegistry {
           throw new ArtifactRefused(`table ${table.name} row count does not match its manifest`);
         }
       }
-      const data = await spec.load(connection, manifest);
+      const data = await spec.load(connection, manifest, dir);
       // Loading reads most of the file; a fresh instance hands that memory back (about 60 MB
       // for the full taxonomy), and requests only read a few rows each.
       connection.closeSync();

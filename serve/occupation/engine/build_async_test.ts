@@ -1,13 +1,63 @@
-/** The sliced index build (what a hot swap runs) gives the same index as the synchronous one. */
+/**
+ * The sliced index build (what a hot swap runs) and the build's snapshot (what a server running
+ * the same engine loads) give the same index as the synchronous build.
+ */
 import assert from "node:assert/strict";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import { buildFixture } from "../../../tests/helpers.ts";
 import { readPointer } from "../../../build/publish.ts";
-import { OccupationIndex } from "./index.ts";
+import { type IndexSource, OccupationIndex } from "./index.ts";
 import { readIndexSource } from "./load.ts";
+import { readSnapshot, SNAPSHOT_FILE, writeSnapshot } from "./snapshot.ts";
 
-Deno.test("buildAsync pauses between slices and ranks exactly as the constructor's index", async () => {
+/** Asserts that two indexes answer every query, word and skill lookup identically. */
+function assertSame(a: OccupationIndex, b: OccupationIndex, source: IndexSource): void {
+  assert.equal(a.hasVectors, b.hasVectors);
+  const queries = [
+    ...source.titles.map((t) => t.title),
+    ...source.occupations.map((o) => o.title.toUpperCase()),
+    "Sr. RN - ICU Night Shift, Dallas, TX",
+    "CDL-A Truck Driver",
+    "bioinformatician",
+    "chemotherapist",
+    "Regsitered Nurce",
+    "Supervisor, trucking",
+    "Staff",
+    "xqzv",
+  ];
+  for (const title of queries) {
+    for (const semantic of [true, false]) {
+      const options = { limit: 10, semantic, features: true };
+      assert.equal(
+        JSON.stringify(a.rank({ title }, options)),
+        JSON.stringify(b.rank({ title }, options)),
+        title,
+      );
+    }
+    assert.equal(a.segmentScore(title), b.segmentScore(title));
+  }
+  const description = "Drive trucks on highways; monitor patients; write software in Python";
+  for (const title of ["Staff", "Nurse", "Driver", "Engineer"]) {
+    const options = { limit: 10, semantic: true };
+    assert.equal(
+      JSON.stringify(a.rank({ title, description }, options)),
+      JSON.stringify(b.rank({ title, description }, options)),
+    );
+  }
+  const words = new Set(source.occupations.flatMap((o) => o.title.toLowerCase().split(/\W+/)));
+  for (const word of [...words, "nurses", "bioinformatic", "zzzz", "nurce"]) {
+    assert.equal(a.idf(word), b.idf(word), word);
+    assert.equal(a.knows(word), b.knows(word), word);
+    assert.equal(a.resolveUnknown(word), b.resolveUnknown(word), word);
+  }
+  for (const o of source.occupations) {
+    const terms = new Set([...o.skills, ...o.technologies].join(" ").toLowerCase().split(/\W+/));
+    assert.deepEqual(a.supportedSkills(o.onetCode, terms), b.supportedSkills(o.onetCode, terms));
+  }
+}
+
+Deno.test("buildAsync and the build's snapshot rank exactly as the constructor's index", async () => {
   const dir = await Deno.makeTempDir({ prefix: "engine-async-" });
   try {
     await buildFixture(dir);
@@ -31,50 +81,60 @@ Deno.test("buildAsync pauses between slices and ranks exactly as the constructor
     clearInterval(ticker);
     assert.ok(pauses > 20, `the build paused ${pauses} times`);
     assert.ok(ticks > 0, "timers ran while the index was being built");
-    assert.equal(sliced.hasVectors, sync.hasVectors);
+    assertSame(sliced, sync, source);
 
-    const queries = [
-      ...source.titles.map((t) => t.title),
-      ...source.occupations.map((o) => o.title.toUpperCase()),
-      "Sr. RN - ICU Night Shift, Dallas, TX",
-      "CDL-A Truck Driver",
-      "bioinformatician",
-      "chemotherapist",
-      "Staff",
-      "xqzv",
-    ];
-    for (const title of queries) {
-      for (const semantic of [true, false]) {
-        const options = { limit: 10, semantic };
-        assert.equal(
-          JSON.stringify(sliced.rank({ title }, options)),
-          JSON.stringify(sync.rank({ title }, options)),
-          title,
-        );
-      }
-      assert.equal(sliced.segmentScore(title), sync.segmentScore(title));
-    }
-    const description = "Drive trucks on highways; monitor patients; write software in Python";
-    for (const title of ["Staff", "Nurse", "Driver", "Engineer"]) {
-      const options = { limit: 10, semantic: true };
-      assert.equal(
-        JSON.stringify(sliced.rank({ title, description }, options)),
-        JSON.stringify(sync.rank({ title, description }, options)),
-      );
-    }
-    const words = new Set(source.occupations.flatMap((o) => o.title.toLowerCase().split(/\W+/)));
-    for (const word of [...words, "nurses", "bioinformatic", "zzzz"]) {
-      assert.equal(sliced.idf(word), sync.idf(word), word);
-      assert.equal(sliced.knows(word), sync.knows(word), word);
-      assert.equal(sliced.resolveUnknown(word), sync.resolveUnknown(word), word);
-    }
-    for (const o of source.occupations) {
-      const terms = new Set([...o.skills, ...o.technologies].join(" ").toLowerCase().split(/\W+/));
-      assert.deepEqual(
-        sliced.supportedSkills(o.onetCode, terms),
-        sync.supportedSkills(o.onetCode, terms),
-      );
-    }
+    // The fixture build wrote a snapshot; loaded in slices, it is the same index.
+    const version = join(taxonomy, (await readPointer(taxonomy))!);
+    let snapshotPauses = 0;
+    const loaded = await readSnapshot(version, {
+      sliceMs: 0,
+      pause: () => new Promise<void>((resolve) => (snapshotPauses++, setTimeout(resolve, 0))),
+    });
+    assert.equal(loaded.reason, null);
+    assert.ok(snapshotPauses > 20, `the snapshot load paused ${snapshotPauses} times`);
+    assertSame(loaded.index!, sync, source);
+    // Written again from the loaded index, it loads again.
+    const again = await Deno.makeTempDir({ dir, prefix: "again-" });
+    await writeSnapshot(again, loaded.index!);
+    assert.equal((await readSnapshot(again)).reason, null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a snapshot that is absent, damaged or another engine's is not used, and says why", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "engine-snapshot-" });
+  try {
+    await buildFixture(dir);
+    const taxonomy = join(dir, "taxonomy");
+    const version = join(taxonomy, (await readPointer(taxonomy))!);
+    const file = join(version, SNAPSHOT_FILE);
+    const good = await Deno.readFile(file);
+    assert.equal((await readSnapshot(version)).reason, null);
+
+    const damaged = good.slice();
+    damaged[damaged.length - 10] ^= 0xff;
+    await Deno.writeFile(file, damaged);
+    assert.deepEqual(await readSnapshot(version), {
+      index: null,
+      reason: "snapshot checksum mismatch",
+    });
+
+    const newline = good.indexOf(10);
+    const header = JSON.parse(new TextDecoder().decode(good.subarray(0, newline)));
+    header.fingerprint = "0".repeat(64);
+    const head = new TextEncoder().encode(JSON.stringify(header) + "\n");
+    const other = new Uint8Array(head.length + good.length - newline - 1);
+    other.set(head);
+    other.set(good.subarray(newline + 1), head.length);
+    await Deno.writeFile(file, other);
+    assert.deepEqual(await readSnapshot(version), {
+      index: null,
+      reason: "written by other engine code",
+    });
+
+    await Deno.remove(file);
+    assert.deepEqual(await readSnapshot(version), { index: null, reason: "no snapshot" });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -288,6 +288,58 @@ const SEGMENT_HEAD_BONUS = 100;
 const SEMANTIC_SHORTLIST = 8;
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
+/** The parts of an index snapshot, in the order they are written and restored. */
+export const SNAPSHOT_FIELDS = [
+  "occupations",
+  "weights",
+  "vectors",
+  "terms",
+  "headIds",
+  "headCount",
+  "textPostings",
+  "vectorIndex",
+  "pairPostings",
+  "stemPostings",
+  "titleIdf",
+  "titlePostings",
+  "titleOcc",
+  "titleKind",
+  "titleText",
+  "titleNorm",
+  "titleHead",
+  "titleHeadId",
+  "titleWeight",
+  "titleBm25",
+  "prior",
+  "roleClass",
+  "supervisorOf",
+  "helperOf",
+  "heads",
+  "primaryTerms",
+  "primaryNorm",
+  "textLength",
+  "textAvg",
+  "occVectors",
+  "prototypes",
+  "groups",
+  "groupCentres",
+  "prototypeOffsets",
+  "titlesByOcc",
+  "occPostings",
+  "avgIdf",
+  "sortedTerms",
+  "termGrams",
+  "skillTerms",
+  "titleIdfT",
+  "votePrior",
+] as const;
+type SnapshotField = typeof SNAPSHOT_FIELDS[number];
+
+/** Copies a map's entries into a (readonly, empty) map. */
+function fill<K, V>(target: Map<K, V>, source: Map<K, V>): void {
+  for (const [key, value] of source) target.set(key, value);
+}
+
 /** Tells the constructor to leave the build steps to {@linkcode OccupationIndex.buildAsync}. */
 const DEFERRED: unique symbol = Symbol("deferred build");
 
@@ -417,6 +469,137 @@ export class OccupationIndex {
     return index;
   }
 
+  /** Per-request scratch buffers, sized for the titles and occupations (reused: rank is sync). */
+  #allocateScratch(nTitles: number): void {
+    const nOcc = this.occupations.length;
+    this.#matched = new Float64Array(2 * nTitles);
+    this.#touched = new Int32Array(nTitles);
+    this.#work = {
+      titleScore: new Float64Array(nOcc),
+      bestTitle: new Int32Array(nOcc),
+      exactOcc: new Uint8Array(nOcc),
+      phraseOcc: new Uint8Array(nOcc),
+      cover: new Float64Array(nOcc),
+      stemCover: new Float64Array(nOcc),
+      pairCover: new Float64Array(nOcc),
+      agg: new Float64Array(nOcc),
+      vote: new Float64Array(nOcc),
+      transfer: new Float64Array(nOcc),
+      context: new Float64Array(nOcc),
+      contextList: new Int32Array(nOcc),
+      transferFrom: new Int32Array(nOcc),
+      qualifier: new Float64Array(nOcc),
+      features: new Float64Array(0),
+      inPool: new Uint8Array(nOcc),
+      pool: new Int32Array(nOcc),
+      scores: new Float64Array(nOcc),
+      semantic: new Float64Array(nOcc),
+      centroid: new Float64Array(nOcc),
+    };
+  }
+
+  /**
+   * The built index as named parts (engine/snapshot.ts writes each with node:v8): everything
+   * {@linkcode fromSnapshot} needs to rank exactly as this index does, without the build. The
+   * scratch buffers and the unknown-word memo are not in it. A field the build sets must be listed
+   * in SNAPSHOT_FIELDS; the round-trip test ranks with both indexes and compares.
+   */
+  snapshot(): [string, unknown][] {
+    return SNAPSHOT_FIELDS.map((name) => [name, OccupationIndex.#fields[name][0](this)]);
+  }
+
+  /**
+   * An index from {@linkcode snapshot}'s parts, as a generator that yields between parts (a
+   * caller pauses there, as buildAsync does); its return value is the index.
+   */
+  static *fromSnapshot(
+    parts: Iterable<[string, unknown]>,
+  ): Generator<void, OccupationIndex, void> {
+    const byName = new Map<string, unknown>();
+    for (const [name, value] of parts) {
+      byName.set(name, value);
+      yield;
+    }
+    for (const name of SNAPSHOT_FIELDS) {
+      if (!byName.has(name)) throw new Error(`snapshot has no ${name}`);
+    }
+    const index = new OccupationIndex(
+      {
+        occupations: byName.get("occupations") as IndexOccupation[],
+        titles: [],
+        vectors: byName.get("vectors") as WordVectors | null,
+      },
+      byName.get("weights") as RankerWeights,
+      DEFERRED,
+    );
+    for (const name of SNAPSHOT_FIELDS) {
+      if (name === "occupations" || name === "weights") continue;
+      OccupationIndex.#fields[name][1](index, byName.get(name));
+      yield;
+    }
+    index.#allocateScratch(index.#titleOcc.length);
+    return index;
+  }
+
+  /** Getter and setter of each snapshot part (a setter takes what the getter gave). */
+  static readonly #fields: Record<
+    SnapshotField,
+    // deno-lint-ignore no-explicit-any
+    [(i: OccupationIndex) => unknown, (i: OccupationIndex, v: any) => void]
+  > = {
+    occupations: [(i) => i.occupations, () => {}],
+    weights: [(i) => i.#w, () => {}],
+    vectors: [(i) => i.#vectors, (i, v) => i.#vectors = v],
+    terms: [(i) => i.#terms, (i, v: Map<string, number>) => fill(i.#terms, v)],
+    headIds: [(i) => i.#headIds, (i, v: Map<string, number>) => fill(i.#headIds, v)],
+    headCount: [(i) => i.#headCount, (i, v: Map<string, number>) => fill(i.#headCount, v)],
+    textPostings: [
+      (i) => i.#textPostings,
+      (i, v: Map<string, Int32Array>) => fill(i.#textPostings, v),
+    ],
+    vectorIndex: [(i) => i.#vectorIndex, (i, v: Map<string, number>) => fill(i.#vectorIndex, v)],
+    pairPostings: [
+      (i) => i.#pairPostings,
+      (i, v: Map<string, Int32Array>) => fill(i.#pairPostings, v),
+    ],
+    stemPostings: [
+      (i) => i.#stemPostings,
+      (i, v: Map<string, Int32Array>) => fill(i.#stemPostings, v),
+    ],
+    titleIdf: [(i) => i.#titleIdf, (i, v) => i.#titleIdf = v],
+    titlePostings: [(i) => i.#titlePostings, (i, v) => i.#titlePostings = v],
+    titleOcc: [(i) => i.#titleOcc, (i, v) => i.#titleOcc = v],
+    titleKind: [(i) => i.#titleKind, (i, v) => i.#titleKind = v],
+    titleText: [(i) => i.#titleText, (i, v) => i.#titleText = v],
+    titleNorm: [(i) => i.#titleNorm, (i, v) => i.#titleNorm = v],
+    titleHead: [(i) => i.#titleHead, (i, v) => i.#titleHead = v],
+    titleHeadId: [(i) => i.#titleHeadId, (i, v) => i.#titleHeadId = v],
+    titleWeight: [(i) => i.#titleWeight, (i, v) => i.#titleWeight = v],
+    titleBm25: [(i) => i.#titleBm25, (i, v) => i.#titleBm25 = v],
+    prior: [(i) => i.#prior, (i, v) => i.#prior = v],
+    roleClass: [(i) => i.#roleClass, (i, v) => i.#roleClass = v],
+    supervisorOf: [(i) => i.#supervisorOf, (i, v) => i.#supervisorOf = v],
+    helperOf: [(i) => i.#helperOf, (i, v) => i.#helperOf = v],
+    heads: [(i) => i.#heads, (i, v) => i.#heads = v],
+    primaryTerms: [(i) => i.#primaryTerms, (i, v) => i.#primaryTerms = v],
+    primaryNorm: [(i) => i.#primaryNorm, (i, v) => i.#primaryNorm = v],
+    textLength: [(i) => i.#textLength, (i, v) => i.#textLength = v],
+    textAvg: [(i) => i.#textAvg, (i, v) => i.#textAvg = v],
+    occVectors: [(i) => i.#occVectors, (i, v) => i.#occVectors = v],
+    prototypes: [(i) => i.#prototypes, (i, v) => i.#prototypes = v],
+    groups: [(i) => i.#groups, (i, v) => i.#groups = v],
+    groupCentres: [(i) => i.#groupCentres, (i, v) => i.#groupCentres = v],
+    prototypeOffsets: [(i) => i.#prototypeOffsets, (i, v) => i.#prototypeOffsets = v],
+    titlesByOcc: [(i) => i.#titlesByOcc, (i, v) => i.#titlesByOcc = v],
+    occPostings: [(i) => i.#occPostings, (i, v) => i.#occPostings = v],
+    avgIdf: [(i) => i.#avgIdf, (i, v) => i.#avgIdf = v],
+    sortedTerms: [(i) => i.#sortedTerms, (i, v) => i.#sortedTerms = v],
+    termGrams: [(i) => i.#termGrams, (i, v) => i.#termGrams = v],
+    skillTerms: [(i) => i.#skillTerms, (i, v) => i.#skillTerms = v],
+    titleIdfT: [(i) => i.#titleIdfT, (i, v) => i.#titleIdfT = v],
+    votePrior: [(i) => i.#votePrior, (i, v) => i.#votePrior = v],
+  };
+
   /** The build steps; yields every few hundred items so a caller can pause between slices. */
   *#build(source: IndexSource): Generator<void, void, void> {
     const occIndex = this.#occIndex;
@@ -428,8 +611,6 @@ export class OccupationIndex {
     this.#titleNorm = new Array(n);
     this.#titleHead = new Array(n);
     this.#titleWeight = new Float64Array(n);
-    this.#matched = new Float64Array(2 * n);
-    this.#touched = new Int32Array(n);
     const titleTerms: string[][] = new Array(n);
     // term (or word pair) -> the occupation of every title that has it, one entry per title
     const occsOfTerm = new Map<string, number[]>();
@@ -557,28 +738,7 @@ export class OccupationIndex {
 
     // Context text: description and tasks, one document per occupation.
     this.#textLength = new Float64Array(nOcc);
-    this.#work = {
-      titleScore: new Float64Array(nOcc),
-      bestTitle: new Int32Array(nOcc),
-      exactOcc: new Uint8Array(nOcc),
-      phraseOcc: new Uint8Array(nOcc),
-      cover: new Float64Array(nOcc),
-      stemCover: new Float64Array(nOcc),
-      pairCover: new Float64Array(nOcc),
-      agg: new Float64Array(nOcc),
-      vote: new Float64Array(nOcc),
-      transfer: new Float64Array(nOcc),
-      context: new Float64Array(nOcc),
-      contextList: new Int32Array(nOcc),
-      transferFrom: new Int32Array(nOcc),
-      qualifier: new Float64Array(nOcc),
-      features: new Float64Array(0),
-      inPool: new Uint8Array(nOcc),
-      pool: new Int32Array(nOcc),
-      scores: new Float64Array(nOcc),
-      semantic: new Float64Array(nOcc),
-      centroid: new Float64Array(nOcc),
-    };
+    this.#allocateScratch(n);
     const text = new Map<string, number[]>();
     for (let occ = 0; occ < nOcc; occ++) {
       const o = this.occupations[occ];
