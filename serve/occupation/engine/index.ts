@@ -517,7 +517,15 @@ export class OccupationIndex {
   ): Generator<void, OccupationIndex, void> {
     const byName = new Map<string, unknown>();
     for (const [name, value] of parts) {
-      byName.set(name, value);
+      // A large part may come in several pieces (maps and lists), in order.
+      const earlier = byName.get(name);
+      if (earlier instanceof Map && value instanceof Map) {
+        for (const [k, v] of value) earlier.set(k, v);
+      } else if (Array.isArray(earlier) && Array.isArray(value)) {
+        for (const v of value) earlier.push(v);
+      } else {
+        byName.set(name, value);
+      }
       yield;
     }
     for (const name of SNAPSHOT_FIELDS) {

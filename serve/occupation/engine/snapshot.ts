@@ -6,18 +6,95 @@
  * snapshot only means the server builds the index itself.
  *
  * Layout: one JSON header line (format, fingerprint, the parts' names and byte lengths, the
- * SHA-256 of everything after the header), then each part as node:v8 serialised bytes
- * (OccupationIndex.snapshot()). The fingerprint is a SHA-256 of RANKER_VERSION, the V8 version
+ * SHA-256 of everything after the header), then each part of OccupationIndex.snapshot() as node:v8
+ * serialised bytes; a large map or list is written as several parts of the same name, and maps and
+ * lists of Int32Arrays packed into one buffer (see pack and pieces). The fingerprint is a SHA-256 of RANKER_VERSION, the V8 version
  * and the source text of the engine's modules and the text normaliser, so any change to the code
  * that builds or reads the index, even without a version bump, makes old snapshots stale.
  */
+import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
 import { join } from "node:path";
 import { OccupationIndex, RANKER_VERSION } from "./index.ts";
 
 /** The snapshot's file name inside a taxonomy artifact folder. */
 export const SNAPSHOT_FILE = "engine.snapshot";
-const FORMAT = 1;
+const FORMAT = 3;
+const HASH_CHUNK = 4 << 20;
+
+/**
+ * Many small typed arrays deserialise slowly (the word-pair postings, about 50,000 of them, took
+ * 84 ms in one piece, a stall for a server loading a new version). Maps and lists of Int32Arrays
+ * are written packed, as one buffer with offsets, and come back as views into it.
+ */
+interface Packed {
+  packed: "map" | "list";
+  keys: string[];
+  offsets: Int32Array;
+  data: Int32Array;
+}
+
+function allInt32(values: Iterable<unknown>): boolean {
+  let any = false;
+  for (const v of values) {
+    if (!(v instanceof Int32Array)) return false;
+    any = true;
+  }
+  return any;
+}
+
+function pack(value: unknown): unknown {
+  const lists = value instanceof Map && allInt32(value.values())
+    ? { packed: "map" as const, keys: [...value.keys()], arrays: [...value.values()] }
+    : Array.isArray(value) && allInt32(value)
+    ? { packed: "list" as const, keys: [], arrays: value as Int32Array[] }
+    : null;
+  if (!lists) return value;
+  const offsets = new Int32Array(lists.arrays.length + 1);
+  for (let i = 0; i < lists.arrays.length; i++) {
+    offsets[i + 1] = offsets[i] + lists.arrays[i].length;
+  }
+  const data = new Int32Array(offsets[lists.arrays.length]);
+  lists.arrays.forEach((a, i) => data.set(a, offsets[i]));
+  const packed: Packed = { packed: lists.packed, keys: lists.keys, offsets, data };
+  return packed;
+}
+
+/** Entries per piece of a large map, and items per piece of a large list (of strings). */
+const PIECES = { map: 8_000, list: 200, strings: 16_000 };
+
+/**
+ * A large map or list as pieces that each deserialise in a few milliseconds (fromSnapshot joins
+ * them in order): a server loading a new version then pauses between pieces, not after 40 ms.
+ */
+function pieces(value: unknown, sizes: typeof PIECES): unknown[] {
+  if (value instanceof Map && value.size > sizes.map) {
+    const entries = [...value];
+    const out: unknown[] = [];
+    for (let i = 0; i < entries.length; i += sizes.map) {
+      out.push(new Map(entries.slice(i, i + sizes.map)));
+    }
+    return out;
+  }
+  if (Array.isArray(value) && value.length > 0) {
+    const size = typeof value[0] === "string" ? sizes.strings : sizes.list;
+    if (value.length <= size || value[0] instanceof Int32Array) return [value];
+    const out: unknown[] = [];
+    for (let i = 0; i < value.length; i += size) out.push(value.slice(i, i + size));
+    return out;
+  }
+  return [value];
+}
+
+function unpack(value: unknown): unknown {
+  const p = value as Packed;
+  if (!p || typeof p !== "object" || !(p.offsets instanceof Int32Array) || !p.packed) return value;
+  const views = Array.from(
+    { length: p.offsets.length - 1 },
+    (_, i) => p.data.subarray(p.offsets[i], p.offsets[i + 1]),
+  );
+  return p.packed === "map" ? new Map(p.keys.map((k, i) => [k, views[i]])) : views;
+}
 
 interface Header {
   format: number;
@@ -66,10 +143,17 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 /** Writes the index's snapshot into an artifact folder (a temporary file, then a rename). */
-export async function writeSnapshot(dir: string, index: OccupationIndex): Promise<number> {
+export async function writeSnapshot(
+  dir: string,
+  index: OccupationIndex,
+  /** Piece sizes (tests make them small so that every part comes in pieces). */
+  sizes: typeof PIECES = PIECES,
+): Promise<number> {
   const print = await engineFingerprint();
   if (print === null) throw new Error("the engine's source cannot be read: no fingerprint");
-  const parts = index.snapshot().map(([name, value]) => ({ name, bytes: serialize(value) }));
+  const parts = index.snapshot().flatMap(([name, value]) =>
+    pieces(value, sizes).map((piece) => ({ name, bytes: serialize(pack(piece)) }))
+  );
   const total = parts.reduce((n, p) => n + p.bytes.length, 0);
   const payload = new Uint8Array(total);
   let at = 0;
@@ -127,15 +211,21 @@ export async function readSnapshot(
     return { index: null, reason: "written by other engine code" };
   }
   const payload = bytes.subarray(newline + 1);
-  if (await sha256Hex(payload) !== header.sha256) {
-    return { index: null, reason: "snapshot checksum mismatch" };
-  }
   const sliceMs = options.sliceMs ?? 8;
   const pause = options.pause ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
+  // Hashed a few megabytes at a time, pausing between them (40 MB at once held the loop 30 ms).
+  const hash = createHash("sha256");
+  for (let at = 0; at < payload.length; at += HASH_CHUNK) {
+    hash.update(payload.subarray(at, at + HASH_CHUNK));
+    await pause();
+  }
+  if (hash.digest("hex") !== header.sha256) {
+    return { index: null, reason: "snapshot checksum mismatch" };
+  }
   function* parts(): Generator<[string, unknown]> {
     let at = 0;
     for (const { name, bytes: length } of header.parts) {
-      yield [name, deserialize(payload.subarray(at, at + length))];
+      yield [name, unpack(deserialize(payload.subarray(at, at + length)))];
       at += length;
     }
   }
