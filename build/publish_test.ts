@@ -50,12 +50,19 @@ Deno.test("publishVersion: renames into place, reuses an existing version", asyn
     await Deno.utime(join(artifactDir, "v-a"), new Date(0), new Date(0));
     assert.deepEqual((await listVersions(artifactDir)).map((v) => v.name), ["v-b", "v-a"]);
 
-    // the same version again: the new copy is dropped, the old one kept and made newest
+    // the same version again: the new copy is dropped, the old one kept and made newest; only
+    // its derived *.snapshot files (from the code that built them) replace the published ones
+    await Deno.writeTextFile(join(artifactDir, "v-a", "engine.snapshot"), "old code");
     const second = await Deno.makeTempDir({ dir: artifactDir, prefix: ".build-" });
     await Deno.writeTextFile(join(second, "manifest.json"), '{"n":2}\n');
+    await Deno.writeTextFile(join(second, "engine.snapshot"), "new code");
     const again = await publishVersion(artifactDir, second, "v-a");
     assert.deepEqual(again, { dir: join(artifactDir, "v-a"), reused: true });
     assert.equal(await Deno.readTextFile(join(artifactDir, "v-a", "manifest.json")), '{"n":1}\n');
+    assert.equal(
+      await Deno.readTextFile(join(artifactDir, "v-a", "engine.snapshot")),
+      "new code",
+    );
     assert.equal(await readPointer(artifactDir), "v-a");
     assert.deepEqual(await listNames(artifactDir), [POINTER_FILE, "v-a", "v-b"]);
     assert.deepEqual((await listVersions(artifactDir)).map((v) => v.name), ["v-a", "v-b"]);

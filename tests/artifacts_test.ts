@@ -207,3 +207,28 @@ Deno.test("hot swap under concurrent requests: none fails, each sees one consist
     await ctx.cleanup();
   }
 });
+
+Deno.test("the index comes from the build's snapshot; without one it is built, and the log says which", async () => {
+  await withRegistry(async ({ dir, registry, logger }) => {
+    const { v1, v2 } = await twoVersions(dir);
+    await writePointer(join(dir, "taxonomy"), v1);
+    await registry.start();
+    const first = registry.acquire<TaxonomyData>("taxonomy")!;
+    assert.equal(first.artifact.data.engineFrom, "snapshot");
+    first.release();
+    await Deno.remove(join(dir, "taxonomy", v2, "engine.snapshot"));
+    await writePointer(join(dir, "taxonomy"), v2);
+    await registry.reload("taxonomy");
+    const second = registry.acquire<TaxonomyData>("taxonomy")!;
+    assert.equal(second.artifact.version, v2);
+    assert.equal(second.artifact.data.engineFrom, "built (no snapshot)");
+    const ranked = second.artifact.data.engine.rank({ title: "Registered Nurse" }, {
+      limit: 1,
+      semantic: true,
+    });
+    assert.equal(ranked.results[0].onetCode, "29-1141.00");
+    second.release();
+    const activations = logger.lines.filter((e) => e.msg === "artifact activated");
+    assert.deepEqual(activations.map((e) => e.engine), ["snapshot", "built (no snapshot)"]);
+  });
+});

@@ -10,7 +10,7 @@ import { buildFixture, FIXTURE_WORKFORCE } from "./helpers.ts";
 import { buildEvidence, EVIDENCE } from "../build/evidence/pipeline.ts";
 import { addReview, readRegistry, REVIEWS_DIR } from "../build/evidence/reviews.ts";
 import { parseManifest } from "../build/manifest.ts";
-import { loadWorkforce } from "../serve/workforce/artifact.ts";
+import { EVIDENCE_SNAPSHOT, loadWorkforce } from "../serve/workforce/artifact.ts";
 import { assemblePack, canonicalRequest } from "../serve/workforce/pack.ts";
 import { canonicalize } from "../serve/text/canonical.ts";
 import { sha256File } from "../build/hash.ts";
@@ -51,6 +51,31 @@ Deno.test("evidence build: deterministic builds and packs, review gate, markers"
       assert.equal(second.manifest.content_hash, first.manifest.content_hash);
       const again = first.manifest as unknown as { evidence: { oews_vintages: string[] } };
       assert.deepEqual(again.evidence.oews_vintages, ["2025-05", "2024-05"]);
+    });
+
+    await t.step("the build's snapshot loads as the same data as the tables", async () => {
+      const opened = await open(a, first.version);
+      try {
+        const dir = join(a, EVIDENCE, first.version);
+        const fromTables = await loadWorkforce(opened.connection, opened.manifest);
+        const fromSnapshot = await loadWorkforce(opened.connection, opened.manifest, dir);
+        assert.equal(fromTables.loadedFrom, "tables");
+        assert.equal(fromSnapshot.loadedFrom, "snapshot");
+        assert.deepEqual(
+          { ...fromSnapshot, loadedFrom: "" },
+          { ...fromTables, loadedFrom: "" },
+        );
+        // A damaged snapshot is not used: the tables are read instead.
+        const file = join(dir, EVIDENCE_SNAPSHOT);
+        const bytes = await Deno.readFile(file);
+        bytes[bytes.length - 5] ^= 0xff;
+        await Deno.writeFile(file, bytes);
+        const fallback = await loadWorkforce(opened.connection, opened.manifest, dir);
+        assert.equal(fallback.loadedFrom, "tables");
+        assert.deepEqual({ ...fallback, loadedFrom: "" }, { ...fromTables, loadedFrom: "" });
+      } finally {
+        opened.close();
+      }
     });
 
     await t.step("two assemblies from two builds give the same canonical pack", async () => {

@@ -138,7 +138,7 @@ Deno.test("a snapshot that is absent, damaged or another engine's is not used, a
     await Deno.writeFile(file, other);
     assert.deepEqual(await readSnapshot(version), {
       index: null,
-      reason: "written by other engine code",
+      reason: "written by other code",
     });
 
     await Deno.remove(file);

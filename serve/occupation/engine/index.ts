@@ -17,6 +17,7 @@
 import { indexTerms, tokenize } from "../../text/normalize.ts";
 import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
 import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
+import { joinPiece } from "../../stores/snapshot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
 export const RANKER_VERSION = "3";
@@ -517,15 +518,7 @@ export class OccupationIndex {
   ): Generator<void, OccupationIndex, void> {
     const byName = new Map<string, unknown>();
     for (const [name, value] of parts) {
-      // A large part may come in several pieces (maps and lists), in order.
-      const earlier = byName.get(name);
-      if (earlier instanceof Map && value instanceof Map) {
-        for (const [k, v] of value) earlier.set(k, v);
-      } else if (Array.isArray(earlier) && Array.isArray(value)) {
-        for (const v of value) earlier.push(v);
-      } else {
-        byName.set(name, value);
-      }
+      joinPiece(byName, name, value); // a large part may come in several pieces, in order
       yield;
     }
     for (const name of SNAPSHOT_FIELDS) {

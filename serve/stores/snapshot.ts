@@ -1,0 +1,234 @@
+/**
+ * Snapshots of derived in-memory data, written by a build beside an artifact's data file and read
+ * by a server instead of recomputing the data (the taxonomy's ranking index, the evidence
+ * artifact's loaded tables). Derived data: not under the manifest's content hash; a missing,
+ * stale or damaged snapshot only means the server computes the data itself.
+ *
+ * Layout: one JSON header line (format, fingerprint, the parts' names and byte lengths, the
+ * SHA-256 of everything after the header), then each part as node:v8 serialised bytes. A large
+ * map or list is written as several parts of the same name (readers join them in order with
+ * {@linkcode joinPiece}), and maps and lists of Int32Arrays are packed into one buffer: many
+ * small typed arrays, or one part of 50,000 entries, deserialise in tens of milliseconds, a stall
+ * for a server loading a new version while it answers.
+ *
+ * The fingerprint is a SHA-256 of a tag (a version), the V8 version and the source text of the
+ * folders whose code computes the data, so any change to that code, even without a version bump,
+ * makes old snapshots stale.
+ */
+import { createHash } from "node:crypto";
+import { deserialize, serialize } from "node:v8";
+
+const FORMAT = 3;
+const HASH_CHUNK = 4 << 20;
+
+/** Entries per piece of a large map, and items per piece of a large list (of strings). */
+export const PIECES = { map: 8_000, list: 200, strings: 16_000 };
+
+interface Header {
+  format: number;
+  fingerprint: string;
+  parts: { name: string; bytes: number }[];
+  sha256: string;
+}
+
+interface Packed {
+  packed: "map" | "list";
+  keys: string[];
+  offsets: Int32Array;
+  data: Int32Array;
+}
+
+/**
+ * A SHA-256 of the tag, the V8 version and the source of every non-test `.ts` file in the folders
+ * (null when a folder cannot be read, e.g. in a compiled binary: then no snapshot is used).
+ */
+export async function sourceFingerprint(tag: string, folders: URL[]): Promise<string | null> {
+  try {
+    const parts: string[] = [tag, Deno.version.v8];
+    for (const dir of folders) {
+      const names: string[] = [];
+      for await (const entry of Deno.readDir(dir)) {
+        if (entry.isFile && entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
+          names.push(entry.name);
+        }
+      }
+      for (const name of names.sort()) {
+        parts.push(name, await Deno.readTextFile(new URL(name, dir)));
+      }
+    }
+    return createHash("sha256").update(parts.join("\0")).digest("hex");
+  } catch {
+    return null;
+  }
+}
+
+function allInt32(values: Iterable<unknown>): boolean {
+  let any = false;
+  for (const v of values) {
+    if (!(v instanceof Int32Array)) return false;
+    any = true;
+  }
+  return any;
+}
+
+function pack(value: unknown): unknown {
+  const lists = value instanceof Map && allInt32(value.values())
+    ? { packed: "map" as const, keys: [...value.keys()], arrays: [...value.values()] }
+    : Array.isArray(value) && allInt32(value)
+    ? { packed: "list" as const, keys: [], arrays: value as Int32Array[] }
+    : null;
+  if (!lists) return value;
+  const offsets = new Int32Array(lists.arrays.length + 1);
+  for (let i = 0; i < lists.arrays.length; i++) {
+    offsets[i + 1] = offsets[i] + lists.arrays[i].length;
+  }
+  const data = new Int32Array(offsets[lists.arrays.length]);
+  lists.arrays.forEach((a, i) => data.set(a, offsets[i]));
+  const packed: Packed = { packed: lists.packed, keys: lists.keys, offsets, data };
+  return packed;
+}
+
+function unpack(value: unknown): unknown {
+  const p = value as Packed;
+  if (!p || typeof p !== "object" || !(p.offsets instanceof Int32Array) || !p.packed) return value;
+  const views = Array.from(
+    { length: p.offsets.length - 1 },
+    (_, i) => p.data.subarray(p.offsets[i], p.offsets[i + 1]),
+  );
+  return p.packed === "map" ? new Map(p.keys.map((k, i) => [k, views[i]])) : views;
+}
+
+/** A large map or list as pieces that each deserialise in a few milliseconds. */
+function pieces(value: unknown, sizes: typeof PIECES): unknown[] {
+  if (value instanceof Map && value.size > sizes.map) {
+    const entries = [...value];
+    const out: unknown[] = [];
+    for (let i = 0; i < entries.length; i += sizes.map) {
+      out.push(new Map(entries.slice(i, i + sizes.map)));
+    }
+    return out;
+  }
+  if (Array.isArray(value) && value.length > 0) {
+    const size = typeof value[0] === "string" ? sizes.strings : sizes.list;
+    if (value.length <= size || value[0] instanceof Int32Array) return [value];
+    const out: unknown[] = [];
+    for (let i = 0; i < value.length; i += size) out.push(value.slice(i, i + size));
+    return out;
+  }
+  return [value];
+}
+
+/** Adds one piece of a named part to what was read so far (maps and lists join in order). */
+export function joinPiece(byName: Map<string, unknown>, name: string, value: unknown): void {
+  const earlier = byName.get(name);
+  if (earlier instanceof Map && value instanceof Map) {
+    for (const [k, v] of value) earlier.set(k, v);
+  } else if (Array.isArray(earlier) && Array.isArray(value)) {
+    for (const v of value) earlier.push(v);
+  } else {
+    byName.set(name, value);
+  }
+}
+
+/** Writes named parts as a snapshot file (a temporary file, then a rename); returns its size. */
+export async function writeParts(
+  path: string,
+  fingerprint: string,
+  named: [string, unknown][],
+  sizes: typeof PIECES = PIECES,
+): Promise<number> {
+  const parts = named.flatMap(([name, value]) =>
+    pieces(value, sizes).map((piece) => ({ name, bytes: serialize(pack(piece)) }))
+  );
+  const total = parts.reduce((n, p) => n + p.bytes.length, 0);
+  const payload = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    payload.set(part.bytes, at);
+    at += part.bytes.length;
+  }
+  const header: Header = {
+    format: FORMAT,
+    fingerprint,
+    parts: parts.map((p) => ({ name: p.name, bytes: p.bytes.length })),
+    sha256: createHash("sha256").update(payload).digest("hex"),
+  };
+  const head = new TextEncoder().encode(JSON.stringify(header) + "\n");
+  const all = new Uint8Array(head.length + payload.length);
+  all.set(head);
+  all.set(payload, head.length);
+  const temp = `${path}.tmp`;
+  await Deno.writeFile(temp, all);
+  await Deno.rename(temp, path);
+  return all.length;
+}
+
+/** The parts of a verified snapshot (deserialised one at a time), or why there are none. */
+export type SnapshotParts =
+  | { parts: Generator<[string, unknown]>; reason: null }
+  | { parts: null; reason: string };
+
+/**
+ * Reads a snapshot file, checks its format, fingerprint and checksum (hashing a few megabytes at
+ * a time with `pause` between them) and returns its parts lazily: each is deserialised when the
+ * caller asks for it, so the caller can pause between parts.
+ */
+export async function readParts(
+  path: string,
+  fingerprint: string | null,
+  pause: () => Promise<void>,
+): Promise<SnapshotParts> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch {
+    return { parts: null, reason: "no snapshot" };
+  }
+  const newline = bytes.indexOf(10);
+  let header: Header;
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, newline)));
+  } catch {
+    return { parts: null, reason: "unreadable snapshot header" };
+  }
+  if (header.format !== FORMAT) return { parts: null, reason: `format ${header.format}` };
+  if (fingerprint === null || header.fingerprint !== fingerprint) {
+    return { parts: null, reason: "written by other code" };
+  }
+  const payload = bytes.subarray(newline + 1);
+  const hash = createHash("sha256");
+  for (let at = 0; at < payload.length; at += HASH_CHUNK) {
+    hash.update(payload.subarray(at, at + HASH_CHUNK));
+    await pause();
+  }
+  if (hash.digest("hex") !== header.sha256) {
+    return { parts: null, reason: "snapshot checksum mismatch" };
+  }
+  function* parts(): Generator<[string, unknown]> {
+    let at = 0;
+    for (const { name, bytes: length } of header.parts) {
+      yield [name, unpack(deserialize(payload.subarray(at, at + length)))];
+      at += length;
+    }
+  }
+  return { parts: parts(), reason: null };
+}
+
+/** Runs a generator to its end, pausing whenever a slice of work passed `sliceMs`. */
+export async function runSliced<T>(
+  steps: Generator<unknown, T, void>,
+  sliceMs: number,
+  pause: () => Promise<void>,
+): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart < sliceMs) continue;
+    await pause();
+    sliceStart = performance.now();
+  }
+}
+
+/** A pause on a timer: lets waiting requests and timers run. */
+export const timerPause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
