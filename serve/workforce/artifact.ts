@@ -171,27 +171,31 @@ export async function loadWorkforce(
       await evidenceFingerprint(),
       timerPause,
     );
-    if (read.parts) {
-      const byName = new Map<string, unknown>();
-      await runSliced(
-        (function* () {
-          for (const [name, value] of read.parts) {
-            joinPiece(byName, name, value);
-            yield;
-          }
-        })(),
-        8,
-        timerPause,
-      );
-      if (SNAPSHOT_PARTS.every((name) => byName.has(name))) {
-        const tables = Object.fromEntries(byName) as Pick<WorkforceData, SnapshotPart>;
-        return {
-          ...fromManifest,
-          ...tables,
-          detailed: detailedOf(tables.catalog, tables.onet),
-          loadedFrom: "snapshot",
-        };
+    const byName = new Map<string, unknown>();
+    try {
+      if (read.parts) {
+        await runSliced(
+          (function* () {
+            for (const [name, value] of read.parts) {
+              joinPiece(byName, name, value);
+              yield;
+            }
+          })(),
+          8,
+          timerPause,
+        );
       }
+    } catch {
+      byName.clear(); // a part that does not deserialise: read the tables instead
+    }
+    if (SNAPSHOT_PARTS.every((name) => byName.has(name))) {
+      const tables = Object.fromEntries(byName) as Pick<WorkforceData, SnapshotPart>;
+      return {
+        ...fromManifest,
+        ...tables,
+        detailed: detailedOf(tables.catalog, tables.onet),
+        loadedFrom: "snapshot",
+      };
     }
   }
   return { ...await readTables(connection), ...fromManifest, loadedFrom: "tables" };
@@ -215,10 +219,11 @@ export const EVIDENCE_SNAPSHOT = "evidence.snapshot";
 
 let fingerprint: Promise<string | null> | null = null;
 
-/** The fingerprint of this loader's code (serve/workforce/). */
+/** The fingerprint of this loader's code (serve/workforce/, and build/evidence/ it imports). */
 function evidenceFingerprint(): Promise<string | null> {
   fingerprint ??= sourceFingerprint(`evidence schema ${EVIDENCE_SCHEMA_VERSION}`, [
     new URL("./", import.meta.url),
+    new URL("../../build/evidence/", import.meta.url),
   ]);
   return fingerprint;
 }
