@@ -11,9 +11,9 @@
  * small typed arrays, or one part of 50,000 entries, deserialise in tens of milliseconds, a stall
  * for a server loading a new version while it answers.
  *
- * The fingerprint is a SHA-256 of a tag (a version), the V8 version and the source text of the
- * folders whose code computes the data, so any change to that code, even without a version bump,
- * makes old snapshots stale.
+ * The fingerprint is a SHA-256 of a tag (a version), the V8 version, this module's source and the
+ * source text of the folders whose code computes the data, so any change to that code, even
+ * without a version bump, makes old snapshots stale.
  */
 import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
@@ -39,12 +39,18 @@ interface Packed {
 }
 
 /**
- * A SHA-256 of the tag, the V8 version and the source of every non-test `.ts` file in the folders
- * (null when a folder cannot be read, e.g. in a compiled binary: then no snapshot is used).
+ * A SHA-256 of the tag, the V8 version, this module's source and the source of every non-test
+ * `.ts` file in the folders (null when a folder cannot be read, e.g. in a compiled binary: then no
+ * snapshot is used).
  */
 export async function sourceFingerprint(tag: string, folders: URL[]): Promise<string | null> {
   try {
-    const parts: string[] = [tag, Deno.version.v8];
+    // This module's own source too: a change to how parts are written is a change of format.
+    const parts: string[] = [
+      tag,
+      Deno.version.v8,
+      await Deno.readTextFile(new URL(import.meta.url)),
+    ];
     for (const dir of folders) {
       const names: string[] = [];
       for await (const entry of Deno.readDir(dir)) {
