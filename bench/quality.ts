@@ -50,7 +50,7 @@ import {
 import { bm25Ranker, type OccupationDoc, postgresFtsRanker, titleBm25Ranker } from "./baselines.ts";
 import { resolveSide } from "../build/diff_releases.ts";
 import { fitFusion } from "../serve/occupation/engine/fusion.ts";
-import { parseCsv } from "./serve.ts";
+import { parseCsvText } from "../build/market/csv.ts";
 import {
   DEFAULT_WEIGHTS,
   type IndexSource,
@@ -583,10 +583,10 @@ async function describedPostings(source: IndexSource, channel: Channel): Promise
     console.log(`\n(no ${POSTINGS_SAMPLE.pathname}: real-posting description check skipped)`);
     return;
   }
-  const [header, ...rows] = parseCsv(text);
+  const [header, ...rows] = parseCsvText(text);
   const [id, description] = ["job_id", "description"].map((c) => header.indexOf(c));
   const byId = new Map(rows.map((r) => [r[id], r[description] ?? ""]));
-  const [labelHeader, ...labelled] = parseCsv(await Deno.readTextFile(DESCRIBED));
+  const [labelHeader, ...labelled] = parseCsvText(await Deno.readTextFile(DESCRIBED));
   const col = (c: string) => labelHeader.indexOf(c);
   const index = new OccupationIndex(source);
   const options = { limit: 5, semantic: channel === "hybrid" };

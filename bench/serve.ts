@@ -41,6 +41,7 @@ import {
   startServer,
   tokenFromOutbox,
 } from "./platform.ts";
+import { parseCsvText } from "../build/market/csv.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 /** 33,246 LinkedIn US postings (2023), title column included; read in place, never copied. */
@@ -122,40 +123,6 @@ export function parseArgs(args: string[]): BenchOptions {
   };
 }
 
-/** Splits CSV text into rows of fields (RFC 4180: quoted fields, `""` escapes, LF or CRLF). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (quoted || (c !== "," && c !== "\n" && c !== "\r")) {
-      field += c;
-    } else if (c === ",") {
-      endField();
-    } else if (c === "\n") {
-      endField();
-      rows.push(row);
-      row = [];
-    }
-  }
-  if (field !== "" || row.length > 0) {
-    endField();
-    rows.push(row);
-  }
-  return rows;
-}
-
 /**
  * Up to `max` distinct titles of the CSV's `title` column in file order, whitespace collapsed,
  * only those the API accepts (1 to TITLE_MAX characters).
@@ -166,7 +133,7 @@ export function postingTitles(csv: string, max = MAX_TITLES): string[] {
 
 /** Every title of the CSV's `title` column in file order (repeats kept), as postingTitles. */
 export function postingStream(csv: string): string[] {
-  const [header, ...rows] = parseCsv(csv);
+  const [header, ...rows] = parseCsvText(csv);
   const column = header.indexOf("title");
   if (column < 0) throw new Error(`no title column in [${header.join(", ")}]`);
   return rows.map((row) => (row[column] ?? "").replace(/\s+/g, " ").trim())

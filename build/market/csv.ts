@@ -10,75 +10,99 @@ export interface CsvRecord {
   fields: string[];
 }
 
+/** The parser's state between chunks: a record may span chunks. */
+class CsvReader {
+  #field = "";
+  #fields: string[] = [];
+  #quoted = false; // inside a quoted field
+  #afterQuote = false; // a quote was just seen inside a quoted field
+  #line = 1;
+  #recordLine = 1;
+  #first = true;
+  #any = false; // the current record has content
+
+  constructor(readonly delimiter: string) {}
+
+  /** The records that a chunk completes. */
+  feed(chunk: string): CsvRecord[] {
+    if (this.#first) {
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+      this.#first = false;
+    }
+    const records: CsvRecord[] = [];
+    for (let i = 0; i < chunk.length; i++) {
+      const ch = chunk[i];
+      if (this.#quoted) {
+        if (this.#afterQuote) {
+          this.#afterQuote = false;
+          if (ch === '"') {
+            this.#field += '"';
+            continue;
+          }
+          this.#quoted = false; // the quote closed the field; fall through to handle ch
+        } else if (ch === '"') {
+          this.#afterQuote = true;
+          continue;
+        } else {
+          if (ch === "\n") this.#line++;
+          this.#field += ch;
+          continue;
+        }
+      }
+      if (ch === '"' && this.#field === "") {
+        this.#quoted = true;
+        this.#any = true;
+      } else if (ch === this.delimiter) {
+        this.#fields.push(this.#field);
+        this.#field = "";
+        this.#any = true;
+      } else if (ch === "\n") {
+        const last = this.#field.endsWith("\r") ? this.#field.slice(0, -1) : this.#field;
+        if (this.#any || last !== "") {
+          this.#fields.push(last);
+          records.push({ line: this.#recordLine, fields: this.#fields });
+        }
+        this.#fields = [];
+        this.#field = "";
+        this.#any = false;
+        this.#line++;
+        this.#recordLine = this.#line;
+      } else {
+        this.#field += ch;
+        if (ch !== "\r") this.#any = true; // a bare CR before LF is a line end, not content
+      }
+    }
+    return records;
+  }
+
+  /** The last record, when the text does not end with a line end. */
+  finish(): CsvRecord | null {
+    if (this.#quoted && this.#afterQuote) this.#quoted = false;
+    const last = this.#field.endsWith("\r") ? this.#field.slice(0, -1) : this.#field;
+    if (!this.#any && last === "") return null;
+    this.#fields.push(last);
+    return { line: this.#recordLine, fields: this.#fields };
+  }
+}
+
 /** Parses CSV text arriving in chunks; one record at a time, never the whole file. */
 export async function* parseCsv(
   chunks: AsyncIterable<string>,
   delimiter = ",",
 ): AsyncGenerator<CsvRecord> {
-  let field = "";
-  let fields: string[] = [];
-  let quoted = false; // inside a quoted field
-  let afterQuote = false; // a quote was just seen inside a quoted field
-  let line = 1;
-  let recordLine = 1;
-  let first = true;
-  let any = false; // the current record has content
-  for await (let chunk of chunks) {
-    if (first) {
-      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
-      first = false;
-    }
-    const records: CsvRecord[] = [];
-    for (let i = 0; i < chunk.length; i++) {
-      const ch = chunk[i];
-      if (quoted) {
-        if (afterQuote) {
-          afterQuote = false;
-          if (ch === '"') {
-            field += '"';
-            continue;
-          }
-          quoted = false; // the quote closed the field; fall through to handle ch
-        } else if (ch === '"') {
-          afterQuote = true;
-          continue;
-        } else {
-          if (ch === "\n") line++;
-          field += ch;
-          continue;
-        }
-      }
-      if (ch === '"' && field === "") {
-        quoted = true;
-        any = true;
-      } else if (ch === delimiter) {
-        fields.push(field);
-        field = "";
-        any = true;
-      } else if (ch === "\n") {
-        const last = field.endsWith("\r") ? field.slice(0, -1) : field;
-        if (any || last !== "") {
-          fields.push(last);
-          records.push({ line: recordLine, fields });
-        }
-        fields = [];
-        field = "";
-        any = false;
-        line++;
-        recordLine = line;
-      } else {
-        field += ch;
-        if (ch !== "\r") any = true; // a bare CR before LF is a line end, not content
-      }
-    }
-    yield* records;
-  }
-  if (quoted && afterQuote) quoted = false;
-  const last = field.endsWith("\r") ? field.slice(0, -1) : field;
-  if (any || last !== "") {
-    fields.push(last);
-    yield { line: recordLine, fields };
-  }
+  const reader = new CsvReader(delimiter);
+  for await (const chunk of chunks) yield* reader.feed(chunk);
+  const last = reader.finish();
+  if (last) yield last;
+}
+
+/** The same parser over text already in memory (small files): each record's fields. */
+export function parseCsvText(text: string, delimiter = ","): string[][] {
+  const reader = new CsvReader(delimiter);
+  const records = reader.feed(text);
+  const last = reader.finish();
+  if (last) records.push(last);
+  return records.map((r) => r.fields);
 }
 
 /** Reads a file (gzip when it ends in .gz) as a stream of text chunks. */

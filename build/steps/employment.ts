@@ -13,6 +13,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { basename, join } from "node:path";
 import { sha256File } from "../hash.ts";
 import type { ManifestInput } from "../manifest.ts";
+import { parseCsvText } from "../market/csv.ts";
 
 /** The national cross-industry file of a path: the file itself, or the newest in a folder. */
 export async function resolveOewsNational(path: string): Promise<string> {
@@ -26,31 +27,10 @@ export async function resolveOewsNational(path: string): Promise<string> {
   return join(path, names.sort().at(-1)!);
 }
 
-/** Splits one CSV line (quoted fields, "" escapes). */
-function csvLine(line: string): string[] {
-  const out: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') [field, i] = [field + '"', i + 1];
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      out.push(field);
-      field = "";
-    } else field += c;
-  }
-  out.push(field);
-  return out;
-}
-
 /** SOC code -> national employment, from the detailed and broad rows of an OEWS national file. */
 export function parseOewsNational(text: string, file = "OEWS file"): Map<string, number> {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
-  const header = csvLine(lines[0]).map((h) => h.trim().toUpperCase());
+  const [first, ...rows] = parseCsvText(text);
+  const header = (first ?? []).map((h) => h.trim().toUpperCase());
   const col = (name: string) => {
     const i = header.indexOf(name);
     if (i < 0) throw new Error(`${file}: no ${name} column`);
@@ -58,8 +38,7 @@ export function parseOewsNational(text: string, file = "OEWS file"): Map<string,
   };
   const [code, group, emp] = [col("OCC_CODE"), col("O_GROUP"), col("TOT_EMP")];
   const out = new Map<string, number>();
-  for (const line of lines.slice(1)) {
-    const row = csvLine(line);
+  for (const row of rows) {
     if (!["detailed", "broad"].includes(row[group])) continue;
     const n = Number(row[emp].replace(/,/g, ""));
     if (!/^\d{2}-\d{4}$/.test(row[code]) || !Number.isFinite(n) || n <= 0) continue;

@@ -26,7 +26,7 @@
 import type { Kysely } from "kysely";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { DB } from "../stores/schema.ts";
+import type { ConsoleSessionsTable, DB } from "../stores/schema.ts";
 import type { PlatformContext } from "../platform/mod.ts";
 import { createHash } from "node:crypto";
 import { base64url } from "../platform/secrets.ts";
@@ -131,13 +131,7 @@ export async function createSession(
 }
 
 /** A console_sessions row joined with its account, as read and kept. */
-interface SessionRow {
-  account_id: string;
-  session_epoch: number;
-  created_at: Date;
-  last_seen_at: Date;
-  expires_at: Date;
-  flash: string | null;
+interface SessionRow extends Omit<ConsoleSessionsTable, "id_hash"> {
   email: string;
   full_name: string;
   status: string;

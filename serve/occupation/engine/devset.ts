@@ -10,6 +10,7 @@ import { normalizeTitle } from "../../text/normalize.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
 import { roleHead } from "./text.ts";
 import { roleMaps } from "./roles.ts";
+import { parseCsvText } from "../../../build/market/csv.ts";
 
 /** Number of folds. */
 export const FOLDS = 5;
@@ -291,33 +292,9 @@ export interface EmployerTitle {
   note: string;
 }
 
-/** Splits CSV text into rows (quoted fields with "" escapes). */
-function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') [field, i] = [field + '"', i + 1];
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") [row, field] = [[...row, field], ""];
-    else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      if (field !== "" || row.length > 0) rows.push([...row, field]);
-      [row, field] = [[], ""];
-    } else field += c;
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
-
 /** Parses the employer-style fixture (header: title,soc_code,style,note). */
 export function parseEmployerTitles(text: string): EmployerTitle[] {
-  const [header, ...rows] = csvRows(text);
+  const [header, ...rows] = parseCsvText(text);
   const at = (name: string) => {
     const i = header.indexOf(name);
     if (i < 0) throw new Error(`employer titles: no ${name} column`);
