@@ -125,7 +125,7 @@ function pieces(value: unknown, sizes: typeof PIECES): unknown[] {
 }
 
 /** Adds one piece of a named part to what was read so far (maps and lists join in order). */
-export function joinPiece(byName: Map<string, unknown>, name: string, value: unknown): void {
+function joinPiece(byName: Map<string, unknown>, name: string, value: unknown): void {
   const earlier = byName.get(name);
   if (earlier instanceof Map && value instanceof Map) {
     for (const [k, v] of value) earlier.set(k, v);
@@ -170,16 +170,53 @@ export async function writeParts(
 }
 
 /** The parts of a verified snapshot (deserialised one at a time), or why there are none. */
-export type SnapshotParts =
+type SnapshotParts =
   | { parts: Generator<[string, unknown]>; reason: null }
   | { parts: null; reason: string };
+
+/** A snapshot's parts by name (pieces joined), or why it cannot be used. */
+export type SnapshotRead =
+  | { parts: Map<string, unknown>; reason: null }
+  | { parts: null; reason: string };
+
+/**
+ * Reads a snapshot: checks it (readParts), then deserialises its parts one at a time, pausing
+ * whenever a slice of work passed `sliceMs` (8 ms by default), and joins their pieces. A part that
+ * does not deserialise makes the whole snapshot unusable, with the reason.
+ */
+export async function readSnapshotFile(
+  path: string,
+  fingerprint: string | null,
+  options: { sliceMs?: number; pause?: () => Promise<void> } = {},
+): Promise<SnapshotRead> {
+  const pause = options.pause ?? timerPause;
+  const read = await readParts(path, fingerprint, pause);
+  if (read.parts === null) return read;
+  const parts = read.parts;
+  const byName = new Map<string, unknown>();
+  try {
+    await runSliced(
+      (function* () {
+        for (const [name, value] of parts) {
+          joinPiece(byName, name, value);
+          yield;
+        }
+      })(),
+      options.sliceMs ?? 8,
+      pause,
+    );
+  } catch (error) {
+    return { parts: null, reason: `damaged snapshot: ${String(error)}` };
+  }
+  return { parts: byName, reason: null };
+}
 
 /**
  * Reads a snapshot file, checks its format, fingerprint and checksum (hashing a few megabytes at
  * a time with `pause` between them) and returns its parts lazily: each is deserialised when the
  * caller asks for it, so the caller can pause between parts.
  */
-export async function readParts(
+async function readParts(
   path: string,
   fingerprint: string | null,
   pause: () => Promise<void>,

@@ -8,14 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Manifest } from "../../build/manifest.ts";
 import type { ArtifactSpec } from "../stores/artifacts.ts";
 import { join } from "node:path";
-import {
-  joinPiece,
-  readParts,
-  runSliced,
-  sourceFingerprint,
-  timerPause,
-  writeParts,
-} from "../stores/snapshot.ts";
+import { readSnapshotFile, sourceFingerprint, writeParts } from "../stores/snapshot.ts";
 import {
   EVIDENCE,
   EVIDENCE_SCHEMA_VERSION,
@@ -166,28 +159,11 @@ export async function loadWorkforce(
   // The build's snapshot of these tables when this loader's code wrote it (about 1.3 s less at
   // start); else read from DuckDB below.
   if (dir) {
-    const read = await readParts(
+    const read = await readSnapshotFile(
       join(dir, EVIDENCE_SNAPSHOT),
       await evidenceFingerprint(),
-      timerPause,
     );
-    const byName = new Map<string, unknown>();
-    try {
-      if (read.parts) {
-        await runSliced(
-          (function* () {
-            for (const [name, value] of read.parts) {
-              joinPiece(byName, name, value);
-              yield;
-            }
-          })(),
-          8,
-          timerPause,
-        );
-      }
-    } catch {
-      byName.clear(); // a part that does not deserialise: read the tables instead
-    }
+    const byName = read.parts ?? new Map<string, unknown>();
     if (SNAPSHOT_PARTS.every((name) => byName.has(name))) {
       const tables = Object.fromEntries(byName) as Pick<WorkforceData, SnapshotPart>;
       return {

@@ -17,7 +17,7 @@
 import { indexTerms, tokenize } from "../../text/normalize.ts";
 import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
 import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
-import { joinPiece } from "../../stores/snapshot.ts";
+import { runSliced, timerPause } from "../../stores/snapshot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
 export const RANKER_VERSION = "3";
@@ -458,15 +458,8 @@ export class OccupationIndex {
     options: { weights?: Readonly<RankerWeights>; sliceMs?: number; pause?: () => Promise<void> } =
       {},
   ): Promise<OccupationIndex> {
-    const sliceMs = options.sliceMs ?? 8;
-    const pause = options.pause ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
     const index = new OccupationIndex(source, options.weights ?? DEFAULT_WEIGHTS, DEFERRED);
-    let sliceStart = performance.now();
-    for (const _ of index.#build(source)) {
-      if (performance.now() - sliceStart < sliceMs) continue;
-      await pause();
-      sliceStart = performance.now();
-    }
+    await runSliced(index.#build(source), options.sliceMs ?? 8, options.pause ?? timerPause);
     return index;
   }
 
@@ -510,17 +503,13 @@ export class OccupationIndex {
   }
 
   /**
-   * An index from {@linkcode snapshot}'s parts, as a generator that yields between parts (a
-   * caller pauses there, as buildAsync does); its return value is the index.
+   * An index from {@linkcode snapshot}'s parts, by name (serve/stores/snapshot.ts reads them), as
+   * a generator that yields between fields (a caller pauses there, as buildAsync does); its return
+   * value is the index.
    */
   static *fromSnapshot(
-    parts: Iterable<[string, unknown]>,
+    byName: Map<string, unknown>,
   ): Generator<void, OccupationIndex, void> {
-    const byName = new Map<string, unknown>();
-    for (const [name, value] of parts) {
-      joinPiece(byName, name, value); // a large part may come in several pieces, in order
-      yield;
-    }
     for (const name of SNAPSHOT_FIELDS) {
       if (!byName.has(name)) throw new Error(`snapshot has no ${name}`);
     }

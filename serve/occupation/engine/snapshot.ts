@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { OccupationIndex, RANKER_VERSION } from "./index.ts";
 import {
   PIECES,
-  readParts,
+  readSnapshotFile,
   runSliced,
   sourceFingerprint,
   timerPause,
@@ -54,14 +54,17 @@ export async function readSnapshot(
   dir: string,
   options: { sliceMs?: number; pause?: () => Promise<void> } = {},
 ): Promise<SnapshotOutcome> {
-  const pause = options.pause ?? timerPause;
-  const read = await readParts(join(dir, SNAPSHOT_FILE), await engineFingerprint(), pause);
+  const read = await readSnapshotFile(
+    join(dir, SNAPSHOT_FILE),
+    await engineFingerprint(),
+    options,
+  );
   if (read.parts === null) return { index: null, reason: read.reason };
   try {
     const index = await runSliced(
       OccupationIndex.fromSnapshot(read.parts),
       options.sliceMs ?? 8,
-      pause,
+      options.pause ?? timerPause,
     );
     return { index, reason: null };
   } catch (error) {
