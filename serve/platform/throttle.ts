@@ -56,11 +56,17 @@ export interface Claim {
 
 async function lockRows(trx: Transaction<DB>, subjects: Subject[], now: Date): Promise<Row[]> {
   const keys = subjects.map((s) => s.key).sort(); // one lock order for every caller
-  await trx.insertInto("login_throttle")
-    .values(keys.map((subject) => ({ subject, failures: 0, last_failure_at: now })))
-    .onConflict((oc) => oc.column("subject").doNothing()).execute();
-  return await trx.selectFrom("login_throttle").selectAll().where("subject", "in", keys)
-    .orderBy("subject").forUpdate().execute();
+  // A concurrent successful login (clearFailures) can delete a row between the insert and the
+  // lock; the insert then runs again, so every subject's row is held (a missing one made the
+  // settling step fail with a 500 under concurrent logins on PostgreSQL).
+  for (let attempt = 1;; attempt++) {
+    await trx.insertInto("login_throttle")
+      .values(keys.map((subject) => ({ subject, failures: 0, last_failure_at: now })))
+      .onConflict((oc) => oc.column("subject").doNothing()).execute();
+    const rows = await trx.selectFrom("login_throttle").selectAll().where("subject", "in", keys)
+      .orderBy("subject").forUpdate().execute();
+    if (rows.length === keys.length || attempt === 5) return rows;
+  }
 }
 
 function write(trx: Transaction<DB>, row: Row) {
@@ -125,7 +131,8 @@ export async function settleAttempt(
     for (const row of rows) {
       const free = subjects.find((s) => s.key === row.subject)!.free;
       if (success) {
-        const before = claim.before.find((b) => b.subject === row.subject)!;
+        // The claim saw the row as it was (or, deleted meanwhile, this fresh one).
+        const before = claim.before.find((b) => b.subject === row.subject) ?? row;
         await write(trx, {
           ...row,
           failures: Math.max(0, row.failures - 1),
