@@ -47,6 +47,8 @@ export const ConfigSchema = z.object({
   ARTIFACT_WATCH: bool.default(true),
   OCCUPATION_SEMANTIC: bool.default(true),
   OCCUPATION_CACHE_SIZE: int(0, 1_000_000).default(10_000),
+  // Load and run the ranking index in a worker of its own, off the request thread (see README).
+  OCCUPATION_WORKER: bool.default(true),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
   // Limit of a multipart upload (grounding file ingestion): the file limit plus the envelope.

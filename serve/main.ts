@@ -5,7 +5,7 @@ import { jsonLogger } from "./http/log.ts";
 import { type Database, DatabaseLockedError, openDatabase } from "./stores/postgres.ts";
 import { migrate } from "./stores/migrate.ts";
 import { ArtifactRegistry } from "./stores/artifacts.ts";
-import { taxonomySpec } from "./occupation/artifact.ts";
+import { taxonomySpecWith } from "./occupation/artifact.ts";
 import { bootstrapTaxonomy } from "./occupation/bootstrap.ts";
 import { recordActivation } from "./stores/activations.ts";
 import { createApp } from "./app.ts";
@@ -44,7 +44,7 @@ await bootstrapEvidence(config.ARTIFACTS_DIR, config.BOOTSTRAP_EVIDENCE, logger)
 const migrated = Promise.withResolvers<Database>();
 const artifacts = new ArtifactRegistry(
   config.ARTIFACTS_DIR,
-  [taxonomySpec, marketSpec, evidenceSpec],
+  [taxonomySpecWith({ worker: config.OCCUPATION_WORKER }), marketSpec, evidenceSpec],
   logger,
   async (artifact) =>
     recordActivation((await migrated.promise).db, {

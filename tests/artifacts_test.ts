@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writePointer } from "../build/publish.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
-import { type TaxonomyData, taxonomySpec } from "../serve/occupation/artifact.ts";
+import { type TaxonomyData, taxonomySpec, taxonomySpecWith } from "../serve/occupation/artifact.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { createRouter } from "../serve/http/router.ts";
 import { buildFixture, testApp, variantRelease, waitFor } from "./helpers.ts";
@@ -36,10 +36,11 @@ async function withRegistry(
   fn: (
     ctx: { dir: string; registry: ArtifactRegistry; logger: ReturnType<typeof memoryLogger> },
   ) => Promise<void>,
+  spec = taxonomySpec,
 ) {
   const dir = await Deno.makeTempDir({ prefix: "test-registry-" });
   const logger = memoryLogger();
-  const registry = new ArtifactRegistry(dir, [taxonomySpec], logger);
+  const registry = new ArtifactRegistry(dir, [spec], logger);
   try {
     await fn({ dir, registry, logger });
   } finally {
@@ -208,27 +209,44 @@ Deno.test("hot swap under concurrent requests: none fails, each sees one consist
   }
 });
 
-Deno.test("the index comes from the build's snapshot; without one it is built, and the log says which", async () => {
-  await withRegistry(async ({ dir, registry, logger }) => {
-    const { v1, v2 } = await twoVersions(dir);
-    await writePointer(join(dir, "taxonomy"), v1);
-    await registry.start();
-    const first = registry.acquire<TaxonomyData>("taxonomy")!;
-    assert.equal(first.artifact.data.engineFrom, "snapshot");
-    first.release();
-    await Deno.remove(join(dir, "taxonomy", v2, "engine.snapshot"));
-    await writePointer(join(dir, "taxonomy"), v2);
-    await registry.reload("taxonomy");
-    const second = registry.acquire<TaxonomyData>("taxonomy")!;
-    assert.equal(second.artifact.version, v2);
-    assert.equal(second.artifact.data.engineFrom, "built (no snapshot)");
-    const ranked = second.artifact.data.engine.rank({ title: "Registered Nurse" }, {
-      limit: 1,
-      semantic: true,
-    });
-    assert.equal(ranked.results[0].onetCode, "29-1141.00");
-    second.release();
-    const activations = logger.lines.filter((e) => e.msg === "artifact activated");
-    assert.deepEqual(activations.map((e) => e.engine), ["snapshot", "built (no snapshot)"]);
+for (const worker of [false, true]) {
+  const where = worker ? ", in the ranking worker" : "";
+  Deno.test(`the index comes from the build's snapshot; without one it is built, and the log says which${where}`, async () => {
+    await withRegistry(async ({ dir, registry, logger }) => {
+      const { v1, v2 } = await twoVersions(dir);
+      await writePointer(join(dir, "taxonomy"), v1);
+      await registry.start();
+      const first = registry.acquire<TaxonomyData>("taxonomy")!;
+      assert.equal(first.artifact.data.engineFrom, `snapshot${where}`);
+      assert.equal(first.artifact.data.engine.runs, worker ? "worker" : "thread");
+      first.release();
+      await Deno.remove(join(dir, "taxonomy", v2, "engine.snapshot"));
+      await writePointer(join(dir, "taxonomy"), v2);
+      await registry.reload("taxonomy");
+      const second = registry.acquire<TaxonomyData>("taxonomy")!;
+      assert.equal(second.artifact.version, v2);
+      assert.equal(second.artifact.data.engineFrom, `built (no snapshot)${where}`);
+      const { ranking, skills } = await second.artifact.data.engine.rank({
+        query: { title: "Registered Nurse" },
+        options: { limit: 1, semantic: true },
+        skills: { terms: [], count: 1 },
+      });
+      assert.equal(ranking.results[0].onetCode, "29-1141.00");
+      assert.deepEqual(skills, [[]]);
+      second.release();
+      const activations = logger.lines.filter((e) => e.msg === "artifact activated");
+      assert.deepEqual(activations.map((e) => e.engine), [
+        `snapshot${where}`,
+        `built (no snapshot)${where}`,
+      ]);
+      // The retired version's index is gone from wherever it ran.
+      await assert.rejects(
+        first.artifact.data.engine.rank({
+          query: { title: "Registered Nurse" },
+          options: { limit: 1, semantic: true },
+        }),
+        /closed/,
+      );
+    }, taxonomySpecWith({ worker }));
   });
-});
+}

@@ -41,6 +41,7 @@ import {
 } from "./stage.ts";
 import { DROPPING, type RecordIssue } from "./normalize.ts";
 import { loadTaxonomy } from "../../serve/occupation/artifact.ts";
+import { LocalRanker } from "../../serve/occupation/ranker.ts";
 import { assess } from "../../serve/occupation/engine/confidence.ts";
 import { retrievalPolicy } from "../../serve/occupation/engine/calibrate.ts";
 import { NORMALIZER_VERSION } from "../../serve/text/normalize.ts";
@@ -232,14 +233,17 @@ export async function buildMarket(
     matcher = compileMatcher(technologies, elements, curated);
     dictionary = { technologies, elements, curated };
     const data = await loadTaxonomy(taxonomy.connection, taxonomy.manifest);
-    const channel = data.engine.hasVectors ? "hybrid" : "lexical";
+    // Ranked on this thread, synchronously: the build classifies titles one after another.
+    if (!(data.engine instanceof LocalRanker)) throw new Error("expected an in-thread ranker");
+    const index = data.engine.index;
+    const channel = index.hasVectors ? "hybrid" : "lexical";
     const calibration = data.calibrations.get(channel) ?? data.calibrations.get("lexical")!;
     policy = retrievalPolicy(channel, data.release);
     const cache = new Map<string, [string, number] | null>();
     classify = (title) => {
       const hit = cache.get(title);
       if (hit !== undefined) return hit;
-      const ranking = data.engine.rank({ title }, { limit: 10, semantic: channel === "hybrid" });
+      const ranking = index.rank({ title }, { limit: 10, semantic: channel === "hybrid" });
       const top = ranking.results[0];
       const value: [string, number] | null = top
         ? [top.onetCode, assess(ranking, calibration).confidence]

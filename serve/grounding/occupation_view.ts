@@ -57,10 +57,10 @@ export async function occupationView(
   const semantic = data.engine.hasVectors;
   const calibration = data.calibrations.get(semantic ? "hybrid" : "lexical") ??
     data.calibrations.get("lexical")!;
-  const ranking = data.engine.rank(
-    { title: role.title, description: role.context ?? undefined },
-    { limit: 10, semantic },
-  );
+  const { ranking } = await data.engine.rank({
+    query: { title: role.title, description: role.context ?? undefined },
+    options: { limit: 10, semantic },
+  });
   const confidence = assess(ranking, calibration).confidence;
   const top = ranking.results.slice(0, VIEW_BOUNDS.candidates);
   const best = top[0]?.score ?? 0;

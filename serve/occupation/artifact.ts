@@ -7,6 +7,7 @@ import { TAXONOMY_TABLES } from "../../build/steps/tables.ts";
 import { OccupationIndex, RANKER_VERSION } from "./engine/index.ts";
 import { readCalibrations, readIndexSource } from "./engine/load.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
+import { LocalRanker, type Ranker, WorkerRanker } from "./ranker.ts";
 import type { Channel } from "./engine/calibrate.ts";
 import type { Calibration } from "./engine/confidence.ts";
 
@@ -32,8 +33,11 @@ export interface TaxonomyData {
   release: string;
   attribution: string;
   occupations: Map<string, OccupationRecord>;
-  /** The ranking index (titles, texts and, when built with them, word vectors). */
-  engine: OccupationIndex;
+  /**
+   * The ranking index (titles, texts and, when built with them, word vectors), on this thread or
+   * in the ranking worker (ranker.ts).
+   */
+  engine: Ranker;
   /** Related occupations of each occupation, closest first. */
   related: Map<string, RelatedOccupation[]>;
   /** Confidence calibration per retrieval channel, as fitted by the build. */
@@ -42,11 +46,17 @@ export interface TaxonomyData {
   engineFrom: string;
 }
 
+/** Where the ranking index runs: on the loading thread, or in the ranking worker. */
+export interface TaxonomyLoadOptions {
+  worker: boolean;
+}
+
 /** Loads the taxonomy's in-memory part from an opened artifact. */
 export async function loadTaxonomy(
   connection: DuckDBConnection,
   manifest: Manifest,
   dir?: string,
+  options: TaxonomyLoadOptions = { worker: false },
 ): Promise<TaxonomyData> {
   const reader = await connection.runAndReadAll(
     "SELECT onet_code, title, soc_code, job_zone, has_data FROM occupations ORDER BY onet_code",
@@ -83,11 +93,20 @@ export async function loadTaxonomy(
   }
   if (!calibrations.has("lexical")) throw new Error("the artifact has no lexical calibration");
   // The build's snapshot of the index when this engine wrote it; else built here, in slices that
-  // yield to the event loop (the full taxonomy takes about two seconds).
-  const snapshot = dir ? await readSnapshot(dir) : { index: null, reason: "no folder" };
-  const engine = snapshot.index ??
-    await OccupationIndex.buildAsync(await readIndexSource(connection));
-  const engineFrom = snapshot.index ? "snapshot" : `built (${snapshot.reason})`;
+  // yield to the event loop (the full taxonomy takes about two seconds). In the ranking worker,
+  // both happen there, off this thread.
+  let engine: Ranker;
+  let engineFrom: string;
+  if (options.worker && dir) {
+    const ranker = await WorkerRanker.load(dir, () => readIndexSource(connection));
+    [engine, engineFrom] = [ranker, `${ranker.from}, in the ranking worker`];
+  } else {
+    const snapshot = dir ? await readSnapshot(dir) : { index: null, reason: "no folder" };
+    const index = snapshot.index ??
+      await OccupationIndex.buildAsync(await readIndexSource(connection));
+    engine = new LocalRanker(index);
+    engineFrom = snapshot.index ? "snapshot" : `built (${snapshot.reason})`;
+  }
   return {
     release: manifest.release.version,
     attribution: String(attribution.getRows()[0]?.[0] ?? manifest.attribution),
@@ -99,20 +118,29 @@ export async function loadTaxonomy(
   };
 }
 
-/** The taxonomy artifact: required, same schema and normaliser as this server. */
-export const taxonomySpec: ArtifactSpec<TaxonomyData> = {
-  name: "taxonomy",
-  required: true,
-  schemaVersion: TAXONOMY_SCHEMA_VERSION,
-  tables: TAXONOMY_TABLES.map((t) => t.name),
-  accept: (manifest) =>
-    manifest.normalizer_version !== NORMALIZER_VERSION
-      ? `built with text normaliser ${manifest.normalizer_version}, this server uses ${NORMALIZER_VERSION}`
-      : manifest.ranker_version !== RANKER_VERSION
-      ? `calibrated for ranker ${
-        manifest.ranker_version ?? "(none)"
-      }, this server runs ${RANKER_VERSION}`
-      : null,
-  load: loadTaxonomy,
-  describe: (data) => ({ engine: data.engineFrom }),
-};
+/**
+ * The taxonomy artifact: required, same schema and normaliser as this server. With `worker`,
+ * each version's ranking index loads and runs in the ranking worker (the server's default).
+ */
+export function taxonomySpecWith(options: TaxonomyLoadOptions): ArtifactSpec<TaxonomyData> {
+  return {
+    name: "taxonomy",
+    required: true,
+    schemaVersion: TAXONOMY_SCHEMA_VERSION,
+    tables: TAXONOMY_TABLES.map((t) => t.name),
+    accept: (manifest) =>
+      manifest.normalizer_version !== NORMALIZER_VERSION
+        ? `built with text normaliser ${manifest.normalizer_version}, this server uses ${NORMALIZER_VERSION}`
+        : manifest.ranker_version !== RANKER_VERSION
+        ? `calibrated for ranker ${
+          manifest.ranker_version ?? "(none)"
+        }, this server runs ${RANKER_VERSION}`
+        : null,
+    load: (connection, manifest, dir) => loadTaxonomy(connection, manifest, dir, options),
+    describe: (data) => ({ engine: data.engineFrom }),
+    dispose: (data) => data.engine.close(),
+  };
+}
+
+/** The taxonomy artifact, ranking on the thread that loaded it. */
+export const taxonomySpec: ArtifactSpec<TaxonomyData> = taxonomySpecWith({ worker: false });

@@ -12,6 +12,7 @@ import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "./artifact.ts";
 import { indexTerms } from "../text/normalize.ts";
 import type { Ranking } from "./engine/index.ts";
+import type { RankAnswer } from "./ranker.ts";
 import { assess, type Assessment, percent } from "./engine/confidence.ts";
 import { type Channel, retrievalPolicy } from "./engine/calibrate.ts";
 import {
@@ -37,9 +38,9 @@ const RANK_DEPTH = 10;
 const CACHED_DESCRIPTION_MAX = 1_000;
 
 class RankingCache {
-  readonly #entries = new Map<string, Ranking>();
+  readonly #entries = new Map<string, RankAnswer>();
   constructor(readonly size: number) {}
-  get(key: string): Ranking | undefined {
+  get(key: string): RankAnswer | undefined {
     const hit = this.#entries.get(key);
     if (hit) {
       this.#entries.delete(key);
@@ -47,7 +48,7 @@ class RankingCache {
     }
     return hit;
   }
-  set(key: string, value: Ranking): void {
+  set(key: string, value: RankAnswer): void {
     if (this.size === 0) return;
     this.#entries.set(key, value);
     if (this.#entries.size > this.size) {
@@ -69,20 +70,37 @@ function engineOf(
   return {
     channel,
     policy: retrievalPolicy(channel, data.release),
-    rank(title: string, description: string | undefined): Ranking {
+    /**
+     * The ranking of a title (and description); with `skills`, also the matching skills of the
+     * first ANALYZE_RESULTS results (analyze).
+     */
+    async rank(
+      title: string,
+      description: string | undefined,
+      skills = false,
+    ): Promise<RankAnswer> {
       // Long descriptions are not cached: they rarely repeat and would make the cache's memory
       // depend on what clients send (10,000 entries of 20,000 characters).
       const cacheable = cache.size > 0 && (description?.length ?? 0) <= CACHED_DESCRIPTION_MAX;
       const key = cacheable ? JSON.stringify([title, description ?? null]) : "";
-      let ranking = cacheable ? cache.get(key) : undefined;
-      if (!ranking) {
-        ranking = data.engine.rank({ title, description }, {
-          limit: RANK_DEPTH,
-          semantic: channel === "hybrid",
-        });
-        if (cacheable) cache.set(key, ranking);
+      const hit = cacheable ? cache.get(key) : undefined;
+      if (hit && (!skills || hit.skills.length > 0 || hit.ranking.results.length === 0)) {
+        return hit;
       }
-      return ranking;
+      const answer = await data.engine.rank({
+        query: { title, description },
+        options: { limit: RANK_DEPTH, semantic: channel === "hybrid" },
+        ...(skills
+          ? {
+            skills: {
+              terms: indexTerms(`${title} ${description ?? ""}`),
+              count: ANALYZE_RESULTS,
+            },
+          }
+          : {}),
+      });
+      if (cacheable) cache.set(key, answer);
+      return answer;
     },
     assess: (ranking: Ranking) => assess(ranking, calibration),
   };
@@ -146,9 +164,9 @@ export function intelligenceRoutes(
     }),
     async (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, ({ data }) => {
+      const response = await withTaxonomy(artifacts, async ({ data }) => {
         const engine = engineOf(data, settings, caches);
-        const ranking = engine.rank(body.title, body.description);
+        const { ranking } = await engine.rank(body.title, body.description);
         return {
           query: { title: body.title, description_used: ranking.descriptionUsed },
           candidates: ranking.results.slice(0, body.limit).map((r, i) => ({
@@ -196,11 +214,10 @@ export function intelligenceRoutes(
     }),
     async (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, ({ data }) => {
+      const response = await withTaxonomy(artifacts, async ({ data }) => {
         const engine = engineOf(data, settings, caches);
-        const ranking = engine.rank(body.title, body.description);
+        const { ranking, skills } = await engine.rank(body.title, body.description, true);
         const a = engine.assess(ranking);
-        const terms = new Set(indexTerms(`${body.title} ${body.description ?? ""}`));
         return {
           results: ranking.results.slice(0, ANALYZE_RESULTS).map((r, i) => ({
             onet_code: r.onetCode,
@@ -208,7 +225,7 @@ export function intelligenceRoutes(
             confidence: a.resultConfidence[i],
             domain_grounding: a.grounding,
             domain_grounding_explanation: a.groundingExplanation,
-            matching_skills: data.engine.supportedSkills(r.onetCode, terms),
+            matching_skills: skills[i] ?? [],
             confidence_explanation: resultExplanation(i, ranking, a.resultConfidence[i]),
             related_occupations: (data.related.get(r.onetCode) ?? []).slice(0, 5),
           })),
@@ -237,9 +254,9 @@ export function intelligenceRoutes(
     }),
     async (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, ({ data }) => {
+      const response = await withTaxonomy(artifacts, async ({ data }) => {
         const engine = engineOf(data, settings, caches);
-        const ranking = engine.rank(body.title, body.description);
+        const { ranking } = await engine.rank(body.title, body.description);
         const top = ranking.results[0];
         if (!top) {
           throw new ApiError("validation_failed", "the input grounds no occupation", {

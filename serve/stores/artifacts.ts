@@ -25,6 +25,8 @@ export interface ArtifactSpec<T = unknown> {
   load(connection: DuckDBConnection, manifest: Manifest, dir: string): Promise<T>;
   /** Facts about the loaded data for the activation log line (how it was loaded, sizes). */
   describe?(data: T): Record<string, unknown>;
+  /** Frees what the loaded data holds outside this thread's heap (a retired version). */
+  dispose?(data: T): void;
 }
 
 /** One opened, verified artifact version. */
@@ -39,6 +41,7 @@ export class LoadedArtifact<T = unknown> {
     readonly data: T,
     readonly connection: DuckDBConnection,
     readonly instance: DuckDBInstance,
+    readonly dispose: (data: T) => void = () => {},
   ) {}
   /** Whether the DuckDB handles are closed. */
   get closed(): boolean {
@@ -63,6 +66,7 @@ export class LoadedArtifact<T = unknown> {
     this.#closed = true;
     this.connection.closeSync();
     this.instance.closeSync();
+    this.dispose(this.data);
   }
 }
 
@@ -221,6 +225,7 @@ export class ArtifactRegistry {
     }
     let instance: DuckDBInstance | null = null;
     let connection: DuckDBConnection | null = null;
+    let data: unknown = undefined;
     try {
       instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY", threads: "1" });
       connection = await instance.connect();
@@ -232,17 +237,19 @@ export class ArtifactRegistry {
           throw new ArtifactRefused(`table ${table.name} row count does not match its manifest`);
         }
       }
-      const data = await spec.load(connection, manifest, dir);
+      data = await spec.load(connection, manifest, dir);
       // Loading reads most of the file; a fresh instance hands that memory back (about 60 MB
       // for the full taxonomy), and requests only read a few rows each.
       connection.closeSync();
       instance.closeSync();
       instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY", threads: "1" });
       connection = await instance.connect();
-      return new LoadedArtifact(spec.name, version, manifest, data, connection, instance);
+      const dispose = (loaded: unknown) => spec.dispose?.(loaded);
+      return new LoadedArtifact(spec.name, version, manifest, data, connection, instance, dispose);
     } catch (error) {
       connection?.closeSync();
       instance?.closeSync();
+      if (data !== undefined) spec.dispose?.(data);
       if (error instanceof ArtifactRefused) throw error;
       throw new ArtifactRefused("data file could not be opened or loaded", String(error));
     }

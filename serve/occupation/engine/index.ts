@@ -287,6 +287,8 @@ const SEMANTIC_ONLY_MIN = 0.7;
 const SHORTLIST = 40;
 const SEGMENT_HEAD_BONUS = 100;
 const SEMANTIC_SHORTLIST = 8;
+/** Doubles per title in the title loop's records (one cache line). */
+const TITLE_REC = 8;
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
 /** The parts of an index snapshot, in the order they are written and restored. */
@@ -400,7 +402,12 @@ export class OccupationIndex {
   readonly #w: RankerWeights;
   /** Per occupation: technology then skill names with their index terms (for matching_skills). */
   #skillTerms!: [string, string[]][][];
-  #matched!: Float64Array;
+  /**
+   * Per title, one 64-byte record of what the title loop of rank reads and writes: its two
+   * matched-idf sums (scratch, zero between calls), weight, BM25 length factor, role head id and
+   * occupation. One cache line per touched title instead of six arrays.
+   */
+  #titleRec!: Float64Array;
   #titleIdfT!: Float64Array;
   #votePrior!: Float64Array;
   #work!: {
@@ -425,6 +432,9 @@ export class OccupationIndex {
     scores: Float64Array;
     semantic: Float64Array;
     centroid: Float64Array;
+    /** The query's vector and its similarity to each group centre. */
+    queryVector: Float32Array;
+    centres: Float64Array;
   };
   #touched!: Int32Array;
 
@@ -466,7 +476,14 @@ export class OccupationIndex {
   /** Per-request scratch buffers, sized for the titles and occupations (reused: rank is sync). */
   #allocateScratch(nTitles: number): void {
     const nOcc = this.occupations.length;
-    this.#matched = new Float64Array(2 * nTitles);
+    const rec = new Float64Array(TITLE_REC * nTitles);
+    for (let t = 0; t < nTitles; t++) {
+      rec[t * TITLE_REC + 2] = this.#titleWeight[t];
+      rec[t * TITLE_REC + 3] = this.#titleBm25[t];
+      rec[t * TITLE_REC + 4] = this.#titleHeadId[t];
+      rec[t * TITLE_REC + 5] = this.#titleOcc[t];
+    }
+    this.#titleRec = rec;
     this.#touched = new Int32Array(nTitles);
     this.#work = {
       titleScore: new Float64Array(nOcc),
@@ -489,6 +506,8 @@ export class OccupationIndex {
       scores: new Float64Array(nOcc),
       semantic: new Float64Array(nOcc),
       centroid: new Float64Array(nOcc),
+      queryVector: new Float32Array(0),
+      centres: new Float64Array(0),
     };
   }
 
@@ -1058,7 +1077,7 @@ export class OccupationIndex {
     // Matched idf per title, accumulated in scratch buffers (rank is synchronous, so one set of
     // buffers per index is safe) and visited in first-touch order.
     // Two sums per title, side by side: occupation-level idf (2t) and title-level idf (2t + 1).
-    const matched = this.#matched;
+    const rec = this.#titleRec;
     const touched = this.#touched;
     let nTouched = 0;
     for (const term of qTerms) {
@@ -1068,10 +1087,10 @@ export class OccupationIndex {
       const wT = this.#titleIdfT[id];
       const list = this.#titlePostings[id];
       for (let i = 0; i < list.length; i++) {
-        const at = list[i] << 1;
-        if (matched[at] === 0) touched[nTouched++] = list[i];
-        matched[at] += w;
-        matched[at + 1] += wT;
+        const at = list[i] * TITLE_REC;
+        if (rec[at] === 0) touched[nTouched++] = list[i];
+        rec[at] += w;
+        rec[at + 1] += wT;
       }
     }
     // Per-occupation work arrays, reused across calls (rank is synchronous): a fresh set per
@@ -1093,26 +1112,25 @@ export class OccupationIndex {
     const { titleScore, bestTitle, exactOcc, phraseOcc } = work;
     const paddedQuery = ` ${qNorm} `;
     // Hot loop: fields and weights in locals.
-    const titleWeight = this.#titleWeight;
-    const titleHeadId = this.#titleHeadId;
-    const titleOcc = this.#titleOcc;
-    const titleBm25 = this.#titleBm25;
     const { query_cover: wQuery, title_cover: wTitle, head: wHead, phrase: wPhrase } = this.#w;
     for (let k = 0; k < nTouched; k++) {
       const t = touched[k];
-      const m = matched[t << 1];
-      const mT = matched[(t << 1) + 1];
-      matched[t << 1] = 0;
-      matched[(t << 1) + 1] = 0;
+      const at = t * TITLE_REC;
+      const m = rec[at];
+      const mT = rec[at + 1];
+      rec[at] = 0;
+      rec[at + 1] = 0;
+      const weight = rec[at + 2];
+      const bm25 = rec[at + 3];
       const qCover = m / qWeight;
-      const tCover = titleWeight[t] > 0 ? m / titleWeight[t] : 0;
-      const head = titleHeadId[t] === qHeadId ? 1 : 0;
+      const tCover = weight > 0 ? m / weight : 0;
+      const head = rec[at + 4] === qHeadId ? 1 : 0;
       const exact = tCover > 0.999 && qCover > 0.999 && this.#titleNorm[t] === qNorm;
       const phrase = !exact && tCover > 0.999 && paddedQuery.includes(` ${this.#titleNorm[t]} `);
       const s = wQuery * qCover + wTitle * tCover + wHead * head + (phrase ? wPhrase * tCover : 0);
-      const occ = titleOcc[t];
-      agg[occ] += fastExp(m * titleBm25[t]);
-      vote[occ] += fastExp(mT * titleBm25[t]);
+      const occ = rec[at + 5];
+      agg[occ] += fastExp(m * bm25);
+      vote[occ] += fastExp(mT * bm25);
       const current = bestTitle[occ];
       if (
         current < 0 || s > titleScore[occ] + 1e-12 ||
@@ -1175,7 +1193,11 @@ export class OccupationIndex {
     let semantic: Float64Array | null = null;
     let queryVector: Float32Array | null = null;
     if (semanticOn) {
-      queryVector = new Float32Array(this.#vectors!.dims);
+      // Sized here: the build allocates the scratch buffers before the vectors exist.
+      if (work.queryVector.length !== this.#vectors!.dims) {
+        work.queryVector = new Float32Array(this.#vectors!.dims);
+      }
+      queryVector = work.queryVector.fill(0);
       if (!this.#embed(qTerms, queryVector)) queryVector = null;
     }
     const scores = work.scores;
@@ -1204,7 +1226,8 @@ export class OccupationIndex {
       // query (an inverted-file search: a fraction of the dot products of a full scan).
       const centroid = work.centroid;
       const groups = this.#groups!;
-      const centres = new Float64Array(groups.length);
+      if (work.centres.length !== groups.length) work.centres = new Float64Array(groups.length);
+      const centres = work.centres;
       for (let g = 0; g < groups.length; g++) {
         centres[g] = dot(queryVector, this.#groupCentres!, g * dims) + 1;
       }

@@ -1,0 +1,263 @@
+/**
+ * Where a taxonomy version's ranking index lives and runs. In the server's own thread
+ * (LocalRanker: the build, benches and in-process tests), or in a worker of its own
+ * (WorkerRanker, OCCUPATION_WORKER, the server's default): ranking is pure CPU work, about two
+ * thirds of an uncached candidates request, and on a machine with two cores the worker ranks on
+ * one while the request thread parses, authenticates, meters and answers on the other. The
+ * worker also loads a new version's snapshot, so a hot swap no longer holds the request thread
+ * for the index.
+ *
+ * One worker serves every version loaded at a time (each index by a key); it starts with the
+ * first version and stops when the last one is dropped. Requests are answered in order, by id.
+ */
+import type {
+  IndexSource,
+  OccupationIndex,
+  Ranking,
+  RankOptions,
+  RankQuery,
+} from "./engine/index.ts";
+
+/** One ranking, and optionally the matching skills of the first results (analyze). */
+export interface RankRequest {
+  query: RankQuery;
+  options: RankOptions;
+  /** The request's words, for the skills of the first `count` results whose words all occur. */
+  skills?: { terms: string[]; count: number };
+}
+
+/** A ranking and the skills asked for (one list per result, empty when none were asked). */
+export interface RankAnswer {
+  ranking: Ranking;
+  skills: string[][];
+}
+
+/** A taxonomy version's ranking index, wherever it runs. */
+export interface Ranker {
+  /** Whether the index has word vectors (the semantic channel). */
+  readonly hasVectors: boolean;
+  /** Where it runs: "thread" or "worker". */
+  readonly runs: "thread" | "worker";
+  rank(request: RankRequest): Promise<RankAnswer>;
+  /** Frees the index (a retired version); later rankings fail. */
+  close(): void;
+}
+
+/** Ranks on the calling thread. */
+export class LocalRanker implements Ranker {
+  readonly runs = "thread";
+  #index: OccupationIndex | null;
+  readonly hasVectors: boolean;
+  constructor(index: OccupationIndex) {
+    this.#index = index;
+    this.hasVectors = index.hasVectors;
+  }
+  /** The index itself, for callers that rank synchronously (the build, benches). */
+  get index(): OccupationIndex {
+    if (!this.#index) throw new Error("the ranking index is closed");
+    return this.#index;
+  }
+  rank(request: RankRequest): Promise<RankAnswer> {
+    try {
+      return Promise.resolve(rankOn(this.index, request));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  close(): void {
+    this.#index = null;
+  }
+}
+
+/** A ranking and its skills on an index (the worker runs the same). */
+export function rankOn(index: OccupationIndex, request: RankRequest): RankAnswer {
+  const ranking = index.rank(request.query, request.options);
+  const skills = request.skills;
+  if (!skills) return { ranking, skills: [] };
+  const terms = new Set(skills.terms);
+  return {
+    ranking,
+    skills: ranking.results.slice(0, skills.count).map((r) =>
+      index.supportedSkills(r.onetCode, terms)
+    ),
+  };
+}
+
+/** A message to the ranking worker. */
+export type RankerRequest =
+  | { id: number; op: "load"; key: number; dir: string }
+  | { id: number; op: "build"; key: number; source: IndexSource }
+  | { id: number; op: "rank"; key: number; request: RankRequest }
+  | { id: number; op: "drop"; key: number };
+
+/** The worker's answer to the message with the same id. */
+export type RankerReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: string };
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** One started worker and the answers it owes. */
+interface Running {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/** The process's ranking worker: started with the first index, stopped after the last. */
+class RankingWorker {
+  #running: Running | null = null;
+  #nextId = 1;
+  #nextKey = 1;
+  #keys = new Set<number>();
+  /** Counts workers that failed: an index loaded before a failure is gone. */
+  generation = 0;
+
+  /** A key for a new index. */
+  open(): number {
+    const key = this.#nextKey++;
+    this.#keys.add(key);
+    return key;
+  }
+
+  /** Forgets an index; the worker stops when it holds none. */
+  drop(key: number): void {
+    if (!this.#keys.delete(key) || !this.#running) return;
+    if (this.#keys.size > 0) {
+      this.send({ id: 0, op: "drop", key }).catch(() => {});
+      return;
+    }
+    // Nothing left to rank: stop the worker once what was sent to it is answered.
+    const running = this.#running;
+    this.#running = null;
+    const last = [...running.pending.values()].at(-1);
+    if (!last) {
+      running.worker.terminate();
+      return;
+    }
+    const { resolve, reject } = last;
+    last.resolve = (value) => (running.worker.terminate(), resolve(value));
+    last.reject = (error) => (running.worker.terminate(), reject(error));
+  }
+
+  send<T>(message: RankerRequest): Promise<T> {
+    const running = this.#running ?? this.#start();
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      running.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      running.worker.postMessage({ ...message, id });
+    });
+  }
+
+  #start(): Running {
+    const worker = new Worker(new URL("./ranking_worker.ts", import.meta.url), { type: "module" });
+    const running: Running = { worker, pending: new Map() };
+    worker.onmessage = (event: MessageEvent<RankerReply>) => {
+      const reply = event.data;
+      const waiter = running.pending.get(reply.id);
+      if (!waiter) return;
+      running.pending.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.value);
+      else waiter.reject(new Error(reply.error));
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      worker.terminate();
+      if (this.#running === running) {
+        this.#running = null;
+        this.generation++;
+      }
+      const error = new Error(`the ranking worker failed: ${event.message}`);
+      for (const waiter of running.pending.values()) waiter.reject(error);
+      running.pending.clear();
+    };
+    this.#running = running;
+    return running;
+  }
+}
+
+const shared = new RankingWorker();
+
+/** Ranks in the process's ranking worker. */
+export class WorkerRanker implements Ranker {
+  readonly runs = "worker";
+  #key: number | null;
+  #generation: number;
+  #reloading: Promise<void> | null = null;
+  private constructor(
+    key: number,
+    readonly hasVectors: boolean,
+    readonly from: string,
+    readonly dir: string,
+    readonly source: () => Promise<IndexSource>,
+  ) {
+    this.#key = key;
+    this.#generation = shared.generation;
+  }
+
+  /**
+   * Loads a version's index into the worker from its snapshot (dir); when the snapshot cannot
+   * be used, builds it there from the index source that `source` reads. `from` says how the
+   * index was made: "snapshot" or "built (<why the snapshot was not used>)".
+   */
+  static async load(dir: string, source: () => Promise<IndexSource>): Promise<WorkerRanker> {
+    const { key, hasVectors, from } = await loadInto(dir, source);
+    return new WorkerRanker(key, hasVectors, from, dir, source);
+  }
+
+  async rank(request: RankRequest): Promise<RankAnswer> {
+    if (this.#key === null) throw new Error("the ranking index is closed");
+    if (this.#generation !== shared.generation) {
+      // The worker failed and took the index with it: load it again, once for all callers.
+      this.#reloading ??= this.#reload().finally(() => this.#reloading = null);
+      await this.#reloading;
+    }
+    return await shared.send<RankAnswer>({ id: 0, op: "rank", key: this.#key!, request });
+  }
+
+  async #reload(): Promise<void> {
+    const generation = shared.generation;
+    const { key } = await loadInto(this.dir, this.source);
+    if (this.#key === null) {
+      shared.drop(key);
+      throw new Error("the ranking index is closed");
+    }
+    shared.drop(this.#key);
+    this.#key = key;
+    this.#generation = generation;
+  }
+
+  close(): void {
+    if (this.#key === null) return;
+    shared.drop(this.#key);
+    this.#key = null;
+  }
+}
+
+async function loadInto(
+  dir: string,
+  source: () => Promise<IndexSource>,
+): Promise<{ key: number; hasVectors: boolean; from: string }> {
+  const key = shared.open();
+  try {
+    const loaded = await shared.send<{ hasVectors: boolean } | { reason: string }>({
+      id: 0,
+      op: "load",
+      key,
+      dir,
+    });
+    if ("hasVectors" in loaded) return { key, hasVectors: loaded.hasVectors, from: "snapshot" };
+    const built = await shared.send<{ hasVectors: boolean }>({
+      id: 0,
+      op: "build",
+      key,
+      source: await source(),
+    });
+    return { key, hasVectors: built.hasVectors, from: `built (${loaded.reason})` };
+  } catch (error) {
+    shared.drop(key);
+    throw error;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The worker that owns the ranking indexes when the server ranks off its request thread
+ * (ranker.ts, OCCUPATION_WORKER): the ranking is pure CPU work, about two thirds of an uncached
+ * candidates request, so here it runs on the machine's other core while the request thread parses,
+ * meters and answers. One index per loaded taxonomy version, by a key the request thread gives.
+ *
+ * Messages, answered by id: `load` (the version's engine snapshot), `build` (from the index
+ * source, when the snapshot could not be used), `rank`, `drop`. Loading and building pause
+ * between slices, so rankings on the versions already here go on while a new one loads.
+ */
+/// <reference lib="deno.worker" />
+import { OccupationIndex } from "./engine/index.ts";
+import { readSnapshot } from "./engine/snapshot.ts";
+import { type RankerReply, type RankerRequest, rankOn } from "./ranker.ts";
+
+const indexes = new Map<number, OccupationIndex>();
+
+function reply(message: RankerReply): void {
+  self.postMessage(message);
+}
+
+async function handle(message: RankerRequest): Promise<void> {
+  switch (message.op) {
+    case "load": {
+      const read = await readSnapshot(message.dir);
+      if (read.index) indexes.set(message.key, read.index);
+      reply({
+        id: message.id,
+        ok: true,
+        value: read.index ? { hasVectors: read.index.hasVectors } : { reason: read.reason },
+      });
+      return;
+    }
+    case "build": {
+      const index = await OccupationIndex.buildAsync(message.source);
+      indexes.set(message.key, index);
+      reply({ id: message.id, ok: true, value: { hasVectors: index.hasVectors } });
+      return;
+    }
+    case "rank": {
+      const index = indexes.get(message.key);
+      if (!index) throw new Error(`no ranking index ${message.key} in the worker`);
+      reply({ id: message.id, ok: true, value: rankOn(index, message.request) });
+      return;
+    }
+    case "drop":
+      indexes.delete(message.key);
+      reply({ id: message.id, ok: true, value: null });
+      return;
+  }
+}
+
+self.onmessage = (event: MessageEvent<RankerRequest>) => {
+  const message = event.data;
+  handle(message).catch((error) =>
+    reply({
+      id: message.id,
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+    })
+  );
+};
