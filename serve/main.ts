@@ -1,5 +1,6 @@
 /** Service entry point: config -> stores -> app -> Deno.serve. Wiring only. */
 import { hostname } from "node:os";
+import { join } from "node:path";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { jsonLogger } from "./http/log.ts";
 import { type Database, DatabaseLockedError, openDatabase } from "./stores/postgres.ts";
@@ -54,7 +55,11 @@ const artifacts = new ArtifactRegistry(
       instanceId,
     }),
 );
-const loading = artifacts.start();
+// On a first run the embedded database is created (initdb, a transient peak of about 750 MB):
+// loading the artifacts beside it left the server about 300 MB larger for good, so they wait.
+const firstRun = !config.DATABASE_URL &&
+  !(await Deno.stat(join(config.DATA_DIR, "pglite")).then(() => true, () => false));
+const loading = firstRun ? migrated.promise.then(() => artifacts.start()) : artifacts.start();
 
 let database: Database;
 try {

@@ -88,7 +88,9 @@ export type RankerRequest =
   | { id: number; op: "load"; key: number; dir: string }
   | { id: number; op: "build"; key: number; source: IndexSource }
   | { id: number; op: "rank"; key: number; request: RankRequest }
-  | { id: number; op: "drop"; key: number };
+  | { id: number; op: "drop"; key: number }
+  /** Makes the worker fail as a crash would (an error outside any handler): tests only. */
+  | { id: number; op: "fail" };
 
 /** The worker's answer to the message with the same id. */
 export type RankerReply =
@@ -179,6 +181,11 @@ class RankingWorker {
 }
 
 const shared = new RankingWorker();
+
+/** Tests: makes the ranking worker fail as a crash would; resolves once it is gone. */
+export async function failRankingWorker(): Promise<void> {
+  await shared.send({ id: 0, op: "fail" }).catch(() => {});
+}
 
 /** Ranks in the process's ranking worker. */
 export class WorkerRanker implements Ranker {

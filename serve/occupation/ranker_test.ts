@@ -4,7 +4,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { buildFixture } from "../../tests/helpers.ts";
 import { readIndexSource } from "./engine/load.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
-import { LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
+import { failRankingWorker, LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
 
 const TITLES = [
   "Registered Nurse",
@@ -68,6 +68,29 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
     } finally {
       connection.closeSync();
       instance.closeSync();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a ranking worker that dies is replaced: the next rankings load the version again and answer as before", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "test-ranker-" });
+  try {
+    const built = await buildFixture(dir);
+    const versionDir = join(dir, "taxonomy", built.version);
+    const ranker = await WorkerRanker.load(versionDir, () => {
+      throw new Error("the snapshot is there: no source needed");
+    });
+    try {
+      const [request] = requests();
+      const before = await ranker.rank(request);
+      await failRankingWorker();
+      // Several at once after the failure: one reload serves them all.
+      const after = await Promise.all([1, 2, 3].map(() => ranker.rank(request)));
+      for (const answer of after) assert.deepEqual(answer, before);
+    } finally {
+      ranker.close();
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

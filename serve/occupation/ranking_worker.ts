@@ -43,6 +43,12 @@ async function handle(message: RankerRequest): Promise<void> {
       reply({ id: message.id, ok: true, value: rankOn(index, message.request) });
       return;
     }
+    case "fail":
+      // Thrown from a timer, outside any handler: the worker dies and its host sees the error.
+      setTimeout(() => {
+        throw new Error("the ranking worker was told to fail");
+      });
+      return;
     case "drop":
       indexes.delete(message.key);
       reply({ id: message.id, ok: true, value: null });

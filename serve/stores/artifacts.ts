@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { type Manifest, parseManifest } from "../../build/manifest.ts";
 import { readPointer } from "../../build/publish.ts";
 import { sha256File } from "../../build/hash.ts";
+import { timerPause } from "./snapshot.ts";
 import type { Logger } from "../http/log.ts";
 
 /** How to load one kind of artifact. */
@@ -216,7 +217,7 @@ export class ArtifactRegistry {
     const file = join(dir, manifest.file.name);
     let digest: string;
     try {
-      digest = await sha256File(file);
+      digest = await sha256File(file, timerPause);
     } catch (error) {
       throw new ArtifactRefused("data file missing or unreadable", String(error));
     }
