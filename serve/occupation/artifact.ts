@@ -79,8 +79,7 @@ export async function loadTaxonomy(
   const calibrations = await readCalibrations(connection);
   const related = new Map<string, RelatedOccupation[]>();
   // A hundred occupations' rows at a time with a pause between: converting all of them at once
-  // held the event loop for 40-70 ms during a hot swap of the full release. (Read with
-  // runAndReadAll: iterating one result chunk by chunk left the server about 300 MB larger.)
+  // held the event loop for 40-70 ms during a hot swap of the full release.
   const codes = [...occupations.keys()];
   for (let at = 0; at < codes.length; at += RELATED_BATCH) {
     const batch = codes.slice(at, at + RELATED_BATCH);

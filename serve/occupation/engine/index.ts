@@ -1076,7 +1076,7 @@ export class OccupationIndex {
     // Title channel.
     // Matched idf per title, accumulated in scratch buffers (rank is synchronous, so one set of
     // buffers per index is safe) and visited in first-touch order.
-    // Two sums per title, side by side: occupation-level idf (2t) and title-level idf (2t + 1).
+    // Two sums per title, in its record: occupation-level idf (offset 0) and title-level idf (1).
     const rec = this.#titleRec;
     const touched = this.#touched;
     let nTouched = 0;
