@@ -5,8 +5,9 @@
  * meters and answers. One index per loaded taxonomy version, by a key the request thread gives.
  *
  * Messages, answered by id: `load` (the version's engine snapshot), `build` (from the index
- * source, when the snapshot could not be used), `rank`, `drop`. Loading and building pause
- * between slices, so rankings on the versions already here go on while a new one loads.
+ * source, when the snapshot could not be used), `rank`, `drop` (and `fail`, which tests use to
+ * crash the worker). Loading and building pause between slices, so rankings on the versions
+ * already here go on while a new one loads.
  */
 /// <reference lib="deno.worker" />
 import { OccupationIndex } from "./engine/index.ts";
