@@ -10,6 +10,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "./artifact.ts";
+import { timerPause } from "../stores/snapshot.ts";
 import {
   allOccupationReads,
   type OccupationDetails,
@@ -143,8 +144,6 @@ export function profileOf(connection: DuckDBConnection, data: TaxonomyData, code
   ] as const;
 }
 
-const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
 /**
  * Starts (once per version) the fill of every summary and profile of `data`, while the
  * registry still serves that version; it holds a lease so the version stays open meanwhile.
@@ -152,19 +151,19 @@ const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export function startFill(artifacts: ArtifactRegistry, data: TaxonomyData): Promise<void> {
   const cache = answersOf(data);
   cache.fill ??= (async () => {
-    await pause(); // after the request that started it
+    await timerPause(); // after the request that started it
     const lease = artifacts.acquire<TaxonomyData>("taxonomy");
     if (!lease) return;
     try {
       if (lease.artifact.data !== data) return; // swapped meanwhile: that version fills itself
-      const reads = await allOccupationReads(lease.artifact.connection, pause);
+      const reads = await allOccupationReads(lease.artifact.connection, timerPause);
       let sliceStart = performance.now();
       for (const [code, { skills, details }] of reads) {
         if (!data.occupations.has(code)) continue;
         cache.put(`summary|${code}`, summaryAnswer(data, code, skills));
         cache.put(`profile|${code}`, profileAnswer(data, code, skills, details));
         if (performance.now() - sliceStart >= FILL_SLICE_MS) {
-          await pause();
+          await timerPause();
           sliceStart = performance.now();
         }
       }

@@ -5,9 +5,8 @@ import { NORMALIZER_VERSION } from "../text/normalize.ts";
 import type { ArtifactSpec } from "../stores/artifacts.ts";
 import { TAXONOMY_TABLES } from "../../build/steps/tables.ts";
 import { OccupationIndex, RANKER_VERSION } from "./engine/index.ts";
-import { readCalibrations, readIndexSource } from "./engine/load.ts";
+import { eachRow, readCalibrations, readIndexSource } from "./engine/load.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
-import { timerPause } from "../stores/snapshot.ts";
 import { LocalRanker, type Ranker, WorkerRanker } from "./ranker.ts";
 import type { Channel } from "./engine/calibrate.ts";
 import type { Calibration } from "./engine/confidence.ts";
@@ -52,9 +51,6 @@ export interface TaxonomyLoadOptions {
   worker: boolean;
 }
 
-/** Occupations whose related occupations are read (and converted) between two pauses. */
-const RELATED_BATCH = 100;
-
 /** Loads the taxonomy's in-memory part from an opened artifact. */
 export async function loadTaxonomy(
   connection: DuckDBConnection,
@@ -78,20 +74,15 @@ export async function loadTaxonomy(
   const attribution = await connection.runAndReadAll("SELECT text FROM attribution");
   const calibrations = await readCalibrations(connection);
   const related = new Map<string, RelatedOccupation[]>();
-  // A hundred occupations' rows at a time with a pause between: converting all of them at once
-  // held the event loop for 40-70 ms during a hot swap of the full release.
-  const codes = [...occupations.keys()];
-  for (let at = 0; at < codes.length; at += RELATED_BATCH) {
-    const batch = codes.slice(at, at + RELATED_BATCH);
-    const reader = await connection.runAndReadAll(
-      `SELECT onet_code, related_code, relatedness_tier, related_index FROM related_occupations
-       WHERE onet_code >= $first AND onet_code <= $last
-       ORDER BY onet_code, related_index, related_code`,
-      { first: batch[0], last: batch[batch.length - 1] },
-    );
-    for (const [code, relatedCode, tier, index] of reader.getRowsJS()) {
+  // Chunk by chunk with a pause between: converting all of them at once held the event loop for
+  // 40-70 ms during a hot swap of the full release.
+  await eachRow(
+    connection,
+    `SELECT onet_code, related_code, relatedness_tier, related_index FROM related_occupations
+     ORDER BY onet_code, related_index, related_code`,
+    ([code, relatedCode, tier, index]) => {
       const title = occupations.get(String(relatedCode))?.title;
-      if (!title) continue;
+      if (!title) return;
       const list = related.get(String(code)) ?? [];
       list.push({
         onet_code: String(relatedCode),
@@ -100,9 +91,8 @@ export async function loadTaxonomy(
         rank: Number(index),
       });
       related.set(String(code), list);
-    }
-    await timerPause();
-  }
+    },
+  );
   if (!calibrations.has("lexical")) throw new Error("the artifact has no lexical calibration");
   // The build's snapshot of the index when this engine wrote it; else built here, in slices that
   // yield to the event loop (the full taxonomy takes about two seconds). In the ranking worker,

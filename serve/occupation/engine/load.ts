@@ -1,5 +1,6 @@
 /** Reads what the occupation engine indexes from an opened taxonomy artifact. */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { timerPause } from "../../stores/snapshot.ts";
 import type { Channel } from "./calibrate.ts";
 import type { Calibration } from "./confidence.ts";
 import {
@@ -17,7 +18,7 @@ import {
  * letting timers and requests run between chunks (a server loading a new version keeps serving:
  * converting one chunk of word vectors takes about 20 ms).
  */
-async function eachRow(
+export async function eachRow(
   connection: DuckDBConnection,
   sql: string,
   fn: (row: unknown[]) => void,
@@ -25,7 +26,7 @@ async function eachRow(
   const result = await connection.stream(sql);
   for await (const rows of result.yieldRowsJs()) {
     for (const row of rows) fn(row);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await timerPause();
   }
 }
 
