@@ -45,6 +45,8 @@ import { calibrationReport } from "../serve/occupation/engine/logistic.ts";
 import {
   type DevExample,
   EMPLOYER_TITLES,
+  fnv1a,
+  isCatalogSource,
   parseEmployerTitles,
 } from "../serve/occupation/engine/devset.ts";
 import { bm25Ranker, type OccupationDoc, postgresFtsRanker, titleBm25Ranker } from "./baselines.ts";
@@ -448,6 +450,7 @@ async function evaluate(artifactDir: string, release: string): Promise<Summary> 
   }
   await describedPostings(source, channels[0]);
   await newerReleaseTitles(source, channels[0], calibrations.get(channels[0])!, release);
+  await codedTitles(source, channels[0]);
   console.log(
     `\n${values.refit ? "refitted" : "stored"} fit report (${channels[0]}): ${
       JSON.stringify(calibrations.get(channels[0])!.report)
@@ -567,6 +570,52 @@ async function newerReleaseTitles(
     );
   }
   await reference.close();
+}
+
+/**
+ * Titles a coding index assigns (O*NET alternate titles from the BLS Direct Match Title File or
+ * the Census Alphabetical Index, sources 04 and 06), one normalised form in seven, ranked on the
+ * full index as written and as a coding index writes them ("Operator, Bottling Machine"). The
+ * hidden catalog set of issue 15 is titles of those indexes that O*NET does not have verbatim, many
+ * of them such re-orderings of titles it has; the index must answer them with the title's code.
+ */
+async function codedTitles(source: IndexSource, channel: Channel): Promise<void> {
+  const byNorm = new Map<string, { title: string; accept: Set<string> }>();
+  for (const t of source.titles) {
+    const norm = normalizeTitle(t.title);
+    if (!norm || !isCatalogSource(t.source) || fnv1a(norm) % 7 !== 0) continue;
+    const entry = byNorm.get(norm) ?? { title: t.title, accept: new Set<string>() };
+    entry.accept.add(t.onetCode.slice(0, 7));
+    byNorm.set(norm, entry);
+  }
+  const index = new OccupationIndex(source);
+  const reference = titleBm25Ranker(source.titles, source.employment);
+  const options = { limit: 1, semantic: channel === "hybrid" };
+  const tally = { written: [0, 0, 0], inverted: [0, 0, 0] };
+  for (const { title, accept } of [...byNorm.values()].sort((a, b) => a.title < b.title ? -1 : 1)) {
+    const words = title.replace(/\([^)]*\)/g, " ").trim().split(/\s+/);
+    const forms: [keyof typeof tally, string][] = [["written", title]];
+    if (words.length >= 2) {
+      forms.push(["inverted", `${words.at(-1)}, ${words.slice(0, -1).join(" ")}`]);
+    }
+    for (const [kind, query] of forms) {
+      const engine = index.rank({ title: query }, options).results[0]?.onetCode.slice(0, 7);
+      const ref = (await reference.rank(query, 1))[0]?.slice(0, 7);
+      tally[kind][0]++;
+      if (engine && accept.has(engine)) tally[kind][1]++;
+      if (ref && accept.has(ref)) tally[kind][2]++;
+    }
+  }
+  await reference.close();
+  console.log(
+    "\n== coded titles (alternate titles from sources 04 and 06, one form in seven, full index; " +
+      "top-1 at SOC 6-digit)",
+  );
+  for (const [kind, [n, e, r]] of Object.entries(tally)) {
+    console.log(
+      `${kind} (n=${n}): engine ${pct(e / (n || 1))}, title-level BM25 ref ${pct(r / (n || 1))}`,
+    );
+  }
 }
 
 /**

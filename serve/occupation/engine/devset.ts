@@ -7,7 +7,9 @@
  * abbreviations). Used by the build (calibration fit) and by `deno task bench:quality`.
  */
 import { normalizeTitle } from "../../text/normalize.ts";
-import type { IndexOccupation, IndexTitle } from "./index.ts";
+import { type IndexOccupation, type IndexTitle, isCatalogSource } from "./index.ts";
+
+export { isCatalogSource };
 import { roleHead } from "./text.ts";
 import { roleMaps } from "./roles.ts";
 import { parseCsvText } from "../../../build/market/csv.ts";
@@ -38,14 +40,6 @@ export interface DevExample {
   catalog?: boolean;
   /** Employer-style examples: "seasonal", "visa" or "general" (fixtures/occupation-dev). */
   style?: string;
-}
-
-/** Alternate-title sources whose titles are catalog-style (04 SOC Direct Match, 06 Census). */
-const CATALOG_SOURCES = /alternate_titles:[^;]*\b0[46]\b/;
-
-/** Whether a title's recorded source makes it catalog-style. */
-export function isCatalogSource(source: string | undefined): boolean {
-  return source !== undefined && CATALOG_SOURCES.test(source);
 }
 
 /** 32-bit FNV-1a: a stable hash for deterministic choices. */

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
 import { assignFolds, postingVariant, splitFold } from "./devset.ts";
 import { calibrationReport, fitLogistic, predict } from "./logistic.ts";
-import { FUSION_FEATURES, OccupationIndex } from "./index.ts";
+import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
 import { normalizeTitle } from "../../text/normalize.ts";
 
@@ -128,6 +128,56 @@ Deno.test("a misspelt word stands in by character trigrams; the title vote is re
   assert.equal(staff.results[0].onetCode, "29-1141.00");
   assert.equal(votes[0], 1, "the occupation whose titles match best has the whole vote");
   for (const v of votes.slice(1)) assert.ok(v >= 0 && v < 1, String(v));
+});
+
+Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
+  const carWash = (kind: IndexTitle["kind"], title: string, source?: string): IndexTitle => ({
+    onetCode: "53-7061.00",
+    kind,
+    title,
+    source,
+  });
+  const manager = (kind: IndexTitle["kind"], title: string, source?: string): IndexTitle => ({
+    onetCode: "11-9199.00",
+    kind,
+    title,
+    source,
+  });
+  const source = {
+    occupations: [
+      occupation("11-9199.00", "Managers, All Other", "Plan and direct activities."),
+      occupation("53-7061.00", "Cleaners of Vehicles and Equipment", "Wash vehicles."),
+      occupation("35-3023.00", "Fast Food and Counter Workers", "Serve food at a counter."),
+    ],
+    titles: [
+      manager("primary", "Managers, All Other"),
+      manager("alternate", "Car Wash Manager", "alternate_titles:04,06"),
+      manager("alternate", "Clinic Manager", "alternate_titles:02"),
+      manager("alternate", "Store Manager", "alternate_titles:10"),
+      carWash("primary", "Cleaners of Vehicles and Equipment"),
+      carWash("alternate", "Car Wash Attendant", "alternate_titles:04"),
+      carWash("alternate", "Car Wash Associate", "alternate_titles:10"),
+      carWash("alternate", "Car Wash Detailer", "alternate_titles:10"),
+      carWash("alternate", "Car Wash Manager Trainee", "alternate_titles:10"),
+      carWash("alternate", "Car Washer", "alternate_titles:02"),
+      { onetCode: "35-3023.00", kind: "primary" as const, title: "Fast Food and Counter Workers" },
+      { onetCode: "35-3023.00", kind: "reported" as const, title: "Crew Team Member" },
+    ],
+    vectors: null,
+  };
+  const top = (index: OccupationIndex, title: string) =>
+    index.rank({ title }, { limit: 3, semantic: false }).results[0]?.onetCode;
+  const index = new OccupationIndex(source);
+  for (const title of ["Manager, Car Wash", "Car Wash Manager", "manager car wash"]) {
+    assert.equal(top(index, title), "11-9199.00", title);
+  }
+  // Without the bonus the occupation with many car-wash titles wins: the test can fail.
+  const plain = new OccupationIndex(source, { ...DEFAULT_WEIGHTS, exact: 0 });
+  assert.equal(top(plain, "Manager, Car Wash"), "53-7061.00");
+  // A title cleaning would empty is matched as written; ids alone still give nothing.
+  assert.equal(cleanTitle("Team Member", flat).text, "team member");
+  assert.equal(top(index, "Team Member"), "35-3023.00");
+  assert.equal(cleanTitle("Team Member - Car Wash", flat).text, "car wash");
 });
 
 Deno.test("logistic calibration recovers a known relation and ECE measures its error", () => {

@@ -20,7 +20,7 @@ import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./
 import { runSliced, timerPause } from "../../stores/snapshot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "3";
+export const RANKER_VERSION = "4";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -194,6 +194,15 @@ export interface RankerWeights {
   title_vote: number;
   /** A supervisor or helper query on a worker occupation, or a worker query on one of those. */
   role_mismatch: number;
+  /**
+   * The cleaned query is one of the occupation's coded titles, those a coding index assigns it
+   * (its primary title, sources 04 and 06), in any word order ("Manager, Car Wash" is the title
+   * "Car Wash Manager"), bracketed words and exclusions of the title aside ("Heavy Equipment
+   * Operator (HEO)", "Purchasing Agents, Except Wholesale, ...").
+   * Hand-set (issue 15): the held-out folds the fusion is fitted on never contain a query
+   * that is one of the index's titles.
+   */
+  exact: number;
 }
 
 /** The weights the server runs with. */
@@ -216,6 +225,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   role_match: 0.15,
   role_mismatch: 0.15,
   title_vote: 0.1,
+  exact: 0.3,
 };
 /**
  * The channel values the learned fusion weighs, in the order of its weights (engine/fusion.ts):
@@ -272,12 +282,30 @@ export function fusedWeights(
   };
 }
 
+/**
+ * The same-title bonus needs this many query words: a one-word title ("Cook", "Operator") is
+ * generic, and the coding index's choice for it is not the one employers mean.
+ */
+const SAME_TITLE_MIN_TERMS = 2;
+/**
+ * Sources of O*NET alternate titles that are coding indexes: the BLS Direct Match Title File
+ * (04) and the Census Bureau's Alphabetical Index (06) (occupation_titles.source).
+ */
+const CATALOG_SOURCES = /alternate_titles:[^;]*\b0[46]\b/;
+
+/** Whether a title's sources include a coding index (04 or 06). */
+export function isCatalogSource(source: string | undefined): boolean {
+  return source !== undefined && CATALOG_SOURCES.test(source);
+}
+
 /** BM25 constants of the title-level aggregation. */
 const AGG_K1 = 1.2;
 const AGG_B = 0.75;
 /** The size prior of the title vote: this much per ln of employment over the median. */
 const VOTE_PRIOR = 0.15;
 const ALL_OTHER = /,\s*all other\b.*$/i;
+/** "Purchasing Agents, Except Wholesale, ...": what follows "except" is not the title's core. */
+const EXCEPT = /,\s*except\b.*$/i;
 const GROUPS = 32;
 const GROUP_PROBES = 6;
 const PROTOTYPE_MERGE = 0.9;
@@ -335,6 +363,7 @@ export const SNAPSHOT_FIELDS = [
   "skillTerms",
   "titleIdfT",
   "votePrior",
+  "titleCoded",
 ] as const;
 type SnapshotField = typeof SNAPSHOT_FIELDS[number];
 
@@ -410,10 +439,17 @@ export class OccupationIndex {
   #titleRec!: Float64Array;
   #titleIdfT!: Float64Array;
   #votePrior!: Float64Array;
+  /**
+   * For a title a coding index assigns (the primary title, sources 04 and 06), the weight of its
+   * words outside brackets ("Heavy Equipment Operator (HEO)": the first three); 0 for others.
+   */
+  #titleCoded!: Float64Array;
   #work!: {
     titleScore: Float64Array;
     bestTitle: Int32Array;
     exactOcc: Uint8Array;
+    /** 1: the query has the words of one of the occupation's coded titles and no others. */
+    sameTitle: Uint8Array;
     phraseOcc: Uint8Array;
     cover: Float64Array;
     stemCover: Float64Array;
@@ -489,6 +525,7 @@ export class OccupationIndex {
       titleScore: new Float64Array(nOcc),
       bestTitle: new Int32Array(nOcc),
       exactOcc: new Uint8Array(nOcc),
+      sameTitle: new Uint8Array(nOcc),
       phraseOcc: new Uint8Array(nOcc),
       cover: new Float64Array(nOcc),
       stemCover: new Float64Array(nOcc),
@@ -607,6 +644,7 @@ export class OccupationIndex {
     skillTerms: [(i) => i.#skillTerms, (i, v) => i.#skillTerms = v],
     titleIdfT: [(i) => i.#titleIdfT, (i, v) => i.#titleIdfT = v],
     votePrior: [(i) => i.#votePrior, (i, v) => i.#votePrior = v],
+    titleCoded: [(i) => i.#titleCoded, (i, v) => i.#titleCoded = v],
   };
 
   /** The build steps; yields every few hundred items so a caller can pause between slices. */
@@ -616,6 +654,7 @@ export class OccupationIndex {
     const n = titles.length;
     this.#titleOcc = new Int32Array(n);
     this.#titleKind = new Uint8Array(n);
+    this.#titleCoded = new Float64Array(n);
     this.#titleText = new Array(n);
     this.#titleNorm = new Array(n);
     this.#titleHead = new Array(n);
@@ -713,6 +752,15 @@ export class OccupationIndex {
         weight += this.#titleIdf[id];
       }
       this.#titleWeight[i] = weight;
+      const title = titles[i];
+      if (title.kind === "primary" || isCatalogSource(title.source)) {
+        const core = new Set(indexTerms(
+          title.title.replace(/\([^)]*\)/g, " ").replace(ALL_OTHER, "").replace(EXCEPT, ""),
+        ));
+        let coded = 0;
+        for (const term of core) coded += this.#titleIdf[this.#terms.get(term) ?? -1] ?? 0;
+        this.#titleCoded[i] = coded;
+      }
       if (i % 1024 === 1023) yield;
     }
     let totalLength = 0;
@@ -1097,6 +1145,7 @@ export class OccupationIndex {
     // request was 80 kB of garbage and showed in the tail latency.
     const work = this.#work;
     for (const a of [work.titleScore, work.exactOcc, work.phraseOcc, work.cover]) a.fill(0);
+    const sameTitle = work.sameTitle.fill(0);
     for (const a of [work.stemCover, work.pairCover, work.scores, work.semantic]) a.fill(0);
     work.agg.fill(0);
     work.vote.fill(0);
@@ -1140,6 +1189,13 @@ export class OccupationIndex {
         bestTitle[occ] = t;
       }
       if (exact) exactOcc[occ] = 1;
+      // The query has the words of a coded title of the occupation, and no others.
+      if (
+        qCover > 0.999 && Math.abs(m - this.#titleCoded[t]) < 1e-9 &&
+        qTerms.length >= SAME_TITLE_MIN_TERMS
+      ) {
+        sameTitle[occ] = 1;
+      }
       if (phrase) phraseOcc[occ] = 1;
     }
 
@@ -1278,7 +1334,8 @@ export class OccupationIndex {
         w.semantic * sem +
         w.prior * this.#prior[occ] +
         w.title_agg * fAgg +
-        wVote * fVote;
+        wVote * fVote +
+        w.exact * sameTitle[occ];
       if (features) {
         const f = occ * FUSION_FEATURES.length;
         features[f] = titleScore[occ];

@@ -128,6 +128,9 @@ const NOISE_WORDS = new Set([
   "us",
 ]);
 
+/** Employer wording that says nothing about the occupation when the title has more. */
+const EMPLOYER_PHRASES: RegExp[] = [/\bteam\s+member\b/g];
+
 /** Multi-word noise, matched on folded text before tokenising. */
 const NOISE_PHRASES: RegExp[] = [
   /\b(?:full|part)[\s-]*time\b/g,
@@ -135,7 +138,6 @@ const NOISE_PHRASES: RegExp[] = [
   /\bwork\s+from\s+home\b/g,
   /\bsign[\s-]*on\s+bonus\b/g,
   /\bentry[\s-]+level\b/g,
-  /\bteam\s+member\b/g,
   /\b(?:1st|2nd|3rd|first|second|third|day|night|evening|swing)\s+shift\b/g,
   /\bclass\s+[abc]\b/g,
   /\b(?:req|requisition|job|position)(?:\s*(?:id|no|number|#))?\s*[:#]?\s*[a-z]*[-\d][\w-]*/g,
@@ -187,7 +189,7 @@ export function cleanTitle(
   segmentScore: (segment: string) => number,
 ): CleanedTitle {
   let text = stripBrackets(foldText(raw).replace(/\s+/g, " ").trim());
-  for (const phrase of NOISE_PHRASES) text = text.replace(phrase, " ");
+  for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
@@ -200,6 +202,14 @@ export function cleanTitle(
     if (score > bestScore) [cleaned, bestScore] = [segment, score];
   }
   const rest = segments.filter((s) => s !== cleaned).join(" ");
+  // A title made only of what cleaning drops ("Team Member", "Senior") is still the employer's
+  // title: it is matched as written rather than answered with nothing.
+  if (cleaned === "") {
+    let plain = stripBrackets(foldText(raw));
+    for (const phrase of NOISE_PHRASES) plain = plain.replace(phrase, " ");
+    const words = tokenize(plain).filter((t) => !/\d/.test(t));
+    return { text: [...new Set(words)].join(" "), rest: "" };
+  }
   return { text: cleaned, rest };
 }
 
