@@ -180,6 +180,39 @@ Deno.test("a coded title wins in catalog word order; employer wording alone is s
   assert.equal(cleanTitle("Team Member - Car Wash", flat).text, "car wash");
 });
 
+Deno.test("a title several occupations share goes to the larger one", () => {
+  const title = (onetCode: string, kind: IndexTitle["kind"], text: string): IndexTitle => ({
+    onetCode,
+    kind,
+    title: text,
+  });
+  const source = {
+    occupations: [
+      occupation("27-3011.00", "Broadcast Announcers and Radio Disc Jockeys", "Speak on radio."),
+      occupation("35-9031.00", "Hosts and Hostesses, Restaurant, Lounge, and Coffee Shop", "Seat."),
+      occupation("11-1011.00", "Chief Executives", "Direct organizations."),
+    ],
+    titles: [
+      title("27-3011.00", "primary", "Broadcast Announcers and Radio Disc Jockeys"),
+      title("27-3011.00", "alternate", "Host"),
+      title("27-3011.00", "alternate", "Radio Host"),
+      title("35-9031.00", "primary", "Hosts and Hostesses, Restaurant, Lounge, and Coffee Shop"),
+      title("35-9031.00", "alternate", "Host"),
+      title("11-1011.00", "primary", "Chief Executives"),
+    ],
+    vectors: null,
+    employment: new Map([["27-3011.00", 30_000], ["35-9031.00", 420_000], ["11-1011.00", 200_000]]),
+  };
+  const top = (weights: typeof DEFAULT_WEIGHTS) =>
+    new OccupationIndex(source, weights).rank({ title: "Host/Hostess" }, {
+      limit: 2,
+      semantic: false,
+    }).results.map((r) => r.onetCode);
+  assert.deepEqual(top(DEFAULT_WEIGHTS), ["35-9031.00", "27-3011.00"]);
+  // Without it the occupation with more "host" titles wins: the test can fail.
+  assert.equal(top({ ...DEFAULT_WEIGHTS, shared_prior: 0 })[0], "27-3011.00");
+});
+
 Deno.test("logistic calibration recovers a known relation and ECE measures its error", () => {
   // y = 1 with probability sigmoid(4x - 2), deterministic pseudo-random draws.
   const rows: number[][] = [];

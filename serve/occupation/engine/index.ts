@@ -203,6 +203,12 @@ export interface RankerWeights {
    * that is one of the index's titles.
    */
   exact: number;
+  /**
+   * When the query's words are exactly a title of several occupations ("Host", "Assistant
+   * Professor"), the size prior again, on those occupations: the larger is the likelier meaning
+   * (hand-set, issue 15; O*NET's own labels accept every one of them, so the folds cannot fit it).
+   */
+  shared_prior: number;
 }
 
 /** The weights the server runs with. */
@@ -226,6 +232,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   role_mismatch: 0.15,
   title_vote: 0.1,
   exact: 0.3,
+  shared_prior: 0.3,
 };
 /**
  * The channel values the learned fusion weighs, in the order of its weights (engine/fusion.ts):
@@ -450,6 +457,8 @@ export class OccupationIndex {
     exactOcc: Uint8Array;
     /** 1: the query has the words of one of the occupation's coded titles and no others. */
     sameTitle: Uint8Array;
+    /** 1: the query's words are exactly those of one of the occupation's titles (any source). */
+    sameWords: Uint8Array;
     phraseOcc: Uint8Array;
     cover: Float64Array;
     stemCover: Float64Array;
@@ -526,6 +535,7 @@ export class OccupationIndex {
       bestTitle: new Int32Array(nOcc),
       exactOcc: new Uint8Array(nOcc),
       sameTitle: new Uint8Array(nOcc),
+      sameWords: new Uint8Array(nOcc),
       phraseOcc: new Uint8Array(nOcc),
       cover: new Float64Array(nOcc),
       stemCover: new Float64Array(nOcc),
@@ -1146,6 +1156,8 @@ export class OccupationIndex {
     const work = this.#work;
     for (const a of [work.titleScore, work.exactOcc, work.phraseOcc, work.cover]) a.fill(0);
     const sameTitle = work.sameTitle.fill(0);
+    const sameWords = work.sameWords.fill(0);
+    let sharedTitle = 0;
     for (const a of [work.stemCover, work.pairCover, work.scores, work.semantic]) a.fill(0);
     work.agg.fill(0);
     work.vote.fill(0);
@@ -1189,6 +1201,10 @@ export class OccupationIndex {
         bestTitle[occ] = t;
       }
       if (exact) exactOcc[occ] = 1;
+      if (qCover > 0.999 && tCover > 0.999 && sameWords[occ] === 0) {
+        sameWords[occ] = 1;
+        sharedTitle++;
+      }
       // The query has the words of a coded title of the occupation, and no others.
       if (
         qCover > 0.999 && Math.abs(m - this.#titleCoded[t]) < 1e-9 &&
@@ -1318,6 +1334,9 @@ export class OccupationIndex {
         }
       }
     }
+    // Titles several occupations share ("Host", "Assistant Professor", "Cook" once cleaned): the
+    // larger occupation is the likelier meaning.
+    const tieScale = sharedTitle >= 2 ? w.shared_prior : 0;
     for (let p = 0; p < nPool; p++) {
       const occ = pool[p];
       const ctx = contextMax > 0 ? context[occ] / contextMax : 0;
@@ -1332,7 +1351,7 @@ export class OccupationIndex {
         w.stem_cover * fStem +
         w.context * fContext +
         w.semantic * sem +
-        w.prior * this.#prior[occ] +
+        w.prior * this.#prior[occ] + (sameWords[occ] ? tieScale * this.#prior[occ] : 0) +
         w.title_agg * fAgg +
         wVote * fVote +
         w.exact * sameTitle[occ];
