@@ -3,7 +3,13 @@
  * the model) and `deno task bench:quality` (which measures it on another fold).
  */
 import { calibrationReport, predict } from "./logistic.ts";
-import { type Calibration, confidenceFeatures, fitCalibration } from "./confidence.ts";
+import {
+  type Calibration,
+  type CalibrationModel,
+  confidenceFeatures,
+  fitCalibration,
+  segmentModel,
+} from "./confidence.ts";
 import {
   CALIBRATION_FOLD,
   catalogVariants,
@@ -138,7 +144,10 @@ export function seenExamples(titles: IndexTitle[]): DevExample[] {
 }
 
 /** How many times an employer-style title counts in the calibration fit. */
-const EMPLOYER_WEIGHT = 5;
+const EMPLOYER_WEIGHT = Number(Deno.env.get("EW") ?? 5);
+
+/** Right and wrong exact-match examples each needed for a model of their own. */
+const MIN_SEGMENT_OUTCOMES = 50;
 
 /** One in this many title forms of the index joins the calibration set as a seen title. */
 const SEEN_SAMPLE = 10;
@@ -164,9 +173,25 @@ export function fitChannel(
   // The hand-labelled employer-style titles are few beside tens of thousands of O*NET ones, and
   // unlike them (real employer wording): each counts EMPLOYER_WEIGHT times.
   const weights = answered.map((s) => s.example.variant === "employer" ? EMPLOYER_WEIGHT : 1);
-  const model = fitCalibration(features, labels, weights);
+  // One model for rankings whose top result has the query as a title, one for the rest
+  // (CalibrationModel says why).
+  // With too few exact matches of either outcome (a small release) one model covers all.
+  const exact = answered.map((s) => s.ranking.results[0].exact);
+  const exactLabels = labels.filter((_, i) => exact[i]);
+  const exactSum = exactLabels.reduce((a, b) => a + b, 0);
+  const segmented = Math.min(exactSum, exactLabels.length - exactSum) >= MIN_SEGMENT_OUTCOMES;
+  const part = <T>(list: T[], want: boolean) =>
+    segmented ? list.filter((_, i) => exact[i] === want) : list;
+  const model: CalibrationModel = fitCalibration(
+    part(features, false),
+    part(labels, false),
+    part(weights, false),
+  );
+  if (segmented) {
+    model.exact = fitCalibration(part(features, true), part(labels, true), part(weights, true));
+  }
   const { ece, brier } = calibrationReport(
-    features.map((x) => predict(model, x)),
+    answered.map((s, i) => predict(segmentModel(model, s.ranking), features[i])),
     labels,
   );
   return {

@@ -36,8 +36,24 @@ export const CONFIDENCE_FEATURES = [
 export interface Calibration {
   ranker_version: string;
   method: "logistic_regression";
-  model: LogisticModel;
+  model: CalibrationModel;
   report: Record<string, unknown>;
+}
+
+/**
+ * The calibration model: one logistic regression, and a second one (`exact`) for rankings whose
+ * top result has the query as one of its titles. Those are of two kinds the features cannot tell
+ * apart (an O*NET title sent as is, right 99% of the time; a title that cleaning turns into
+ * another occupation's title, right about a third of the time): one model for both kinds and the
+ * rest left the exact matches under-confident and every other ranking over-confident.
+ */
+export interface CalibrationModel extends LogisticModel {
+  exact?: LogisticModel;
+}
+
+/** The model of a calibration that applies to a ranking with at least one result. */
+export function segmentModel(model: CalibrationModel, ranking: Ranking): LogisticModel {
+  return model.exact && ranking.results[0].exact ? model.exact : model;
 }
 
 /** Confidence band thresholds on calibrated confidence. */
@@ -223,7 +239,9 @@ export function assess(ranking: Ranking, calibration: Calibration): Assessment {
     };
   }
   const { shares, entropy, margin } = scoreShape(ranking.topScores);
-  const confidence = r4(predict(calibration.model, confidenceFeatures(ranking)));
+  const confidence = r4(
+    predict(segmentModel(calibration.model, ranking), confidenceFeatures(ranking)),
+  );
   const rest = 1 - shares[0];
   const resultConfidence = ranking.results.map((_, i) =>
     i === 0 ? confidence : r4(rest > 0 ? (1 - confidence) * (shares[i] ?? 0) / rest : 0)

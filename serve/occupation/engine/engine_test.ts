@@ -6,6 +6,7 @@ import { calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
 import { normalizeTitle } from "../../text/normalize.ts";
+import { assess, type Calibration, CONFIDENCE_FEATURES } from "./confidence.ts";
 
 const flat = () => 0;
 
@@ -211,6 +212,29 @@ Deno.test("a title several occupations share goes to the larger one", () => {
   assert.deepEqual(top(DEFAULT_WEIGHTS), ["35-9031.00", "27-3011.00"]);
   // Without it the occupation with more "host" titles wins: the test can fail.
   assert.equal(top({ ...DEFAULT_WEIGHTS, shared_prior: 0 })[0], "27-3011.00");
+});
+
+Deno.test("an exact title match is calibrated by a model of its own", () => {
+  const index = new OccupationIndex({ occupations, titles, vectors: null });
+  const flatModel = (intercept: number) => ({
+    features: [...CONFIDENCE_FEATURES],
+    weights: [...CONFIDENCE_FEATURES.map(() => 0), intercept],
+  });
+  const calibration: Calibration = {
+    ranker_version: "test",
+    method: "logistic_regression",
+    model: { ...flatModel(0), exact: flatModel(2) },
+    report: {},
+  };
+  const options = { limit: 3, semantic: false };
+  const exact = index.rank({ title: "Staff Nurse" }, options);
+  const loose = index.rank({ title: "Nurse" }, options);
+  assert.equal(exact.results[0].exact, true);
+  assert.equal(loose.results[0].exact, false);
+  assert.equal(assess(exact, calibration).confidence, 0.8808);
+  assert.equal(assess(loose, calibration).confidence, 0.5);
+  // A calibration without the second model (a small release) uses the one it has.
+  assert.equal(assess(exact, { ...calibration, model: flatModel(0) }).confidence, 0.5);
 });
 
 Deno.test("logistic calibration recovers a known relation and ECE measures its error", () => {
