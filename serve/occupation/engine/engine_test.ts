@@ -1,6 +1,6 @@
 /** Unit tests of the engine's parts: title cleaning, role heads, sanitising, folds, calibration. */
 import assert from "node:assert/strict";
-import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
+import { cleanTitle, descriptionPairs, descriptionTerms, roleHead } from "./text.ts";
 import { assignFolds, postingVariant, splitFold } from "./devset.ts";
 import { calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
@@ -235,6 +235,38 @@ Deno.test("an exact title match is calibrated by a model of its own", () => {
   assert.equal(assess(loose, calibration).confidence, 0.5);
   // A calibration without the second model (a small release) uses the one it has.
   assert.equal(assess(exact, { ...calibration, model: flatModel(0) }).confidence, 0.5);
+});
+
+Deno.test("a vague title is decided by the title phrases its description names", () => {
+  const source = {
+    occupations: [
+      occupation("49-2011.00", "Computer, Automated Teller, and Office Machine Repairers", "Fix."),
+      occupation("49-9021.00", "Heating, Air Conditioning, and Refrigeration Mechanics", "Fix."),
+    ],
+    titles: [
+      { onetCode: "49-2011.00", kind: "primary" as const, title: "Office Machine Repairers" },
+      { onetCode: "49-2011.00", kind: "alternate" as const, title: "Service Technician" },
+      { onetCode: "49-2011.00", kind: "alternate" as const, title: "Copier Service Technician" },
+      { onetCode: "49-9021.00", kind: "primary" as const, title: "Refrigeration Mechanics" },
+      { onetCode: "49-9021.00", kind: "alternate" as const, title: "Service Technician" },
+      { onetCode: "49-9021.00", kind: "alternate" as const, title: "HVAC Service Technician" },
+      { onetCode: "49-9021.00", kind: "alternate" as const, title: "Refrigeration Mechanic" },
+    ],
+    vectors: null,
+  };
+  const description = "<p>Join our team as an HVAC service technician. You will maintain rooftop " +
+    "units; refrigeration mechanic experience is a plus.</p>";
+  const top = (weights: typeof DEFAULT_WEIGHTS) =>
+    new OccupationIndex(source, weights).rank({ title: "Service Technician", description }, {
+      limit: 2,
+      semantic: false,
+    }).results[0].onetCode;
+  assert.equal(top(DEFAULT_WEIGHTS), "49-9021.00");
+  assert.equal(top({ ...DEFAULT_WEIGHTS, description_phrase: 0 }), "49-2011.00");
+  assert.deepEqual(
+    [...descriptionPairs("HVAC service technician; HVAC service")],
+    [["hvac service", 2], ["service technician", 1]],
+  );
 });
 
 Deno.test("logistic calibration recovers a known relation and ECE measures its error", () => {

@@ -15,7 +15,7 @@
  *   re-orders candidates the title found.
  */
 import { indexTerms, tokenize } from "../../text/normalize.ts";
-import { cleanTitle, descriptionTerms, roleHead } from "./text.ts";
+import { cleanTitle, descriptionPairs, descriptionTerms, roleHead } from "./text.ts";
 import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
 import { runSliced, timerPause } from "../../stores/snapshot.ts";
 
@@ -209,6 +209,12 @@ export interface RankerWeights {
    * (hand-set, issue 15; O*NET's own labels accept every one of them, so the folds cannot fit it).
    */
   shared_prior: number;
+  /**
+   * Description channel (re-ordering only): the shortlist's title phrases (word pairs) in the
+   * description, "HVAC service technician" in a "Service Technician" posting. Hand-set on the
+   * real postings (issue 15): the synthetic descriptions the fusion sees are task statements.
+   */
+  description_phrase: number;
 }
 
 /** The weights the server runs with. */
@@ -233,6 +239,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   title_vote: 0.1,
   exact: 0.3,
   shared_prior: 0.3,
+  description_phrase: 0.3,
 };
 /**
  * The channel values the learned fusion weighs, in the order of its weights (engine/fusion.ts):
@@ -459,6 +466,8 @@ export class OccupationIndex {
     sameTitle: Uint8Array;
     /** 1: the query's words are exactly those of one of the occupation's titles (any source). */
     sameWords: Uint8Array;
+    /** Title phrases of the description per occupation (#phraseScores). */
+    phrases: Float64Array;
     phraseOcc: Uint8Array;
     cover: Float64Array;
     stemCover: Float64Array;
@@ -536,6 +545,7 @@ export class OccupationIndex {
       exactOcc: new Uint8Array(nOcc),
       sameTitle: new Uint8Array(nOcc),
       sameWords: new Uint8Array(nOcc),
+      phrases: new Float64Array(nOcc),
       phraseOcc: new Uint8Array(nOcc),
       cover: new Float64Array(nOcc),
       stemCover: new Float64Array(nOcc),
@@ -1459,6 +1469,16 @@ export class OccupationIndex {
       const desc = this.#textScores(descTerms, new Set(shortlist), descMatches);
       let max = 0;
       for (const v of desc.values()) max = Math.max(max, v);
+      const wPhrase = this.#w.description_phrase;
+      const phrases = wPhrase !== 0 ? this.#phraseScores(query.description!, shortlist) : null;
+      let phraseMax = 0;
+      if (phrases) { for (const occ of shortlist) phraseMax = Math.max(phraseMax, phrases[occ]); }
+      if (phrases && phraseMax > 0) {
+        for (const occ of shortlist) {
+          scores[occ] = round4(scores[occ] + wPhrase * phrases[occ] / phraseMax);
+          phrases[occ] = 0;
+        }
+      }
       if (max > 0) {
         for (const occ of shortlist) {
           const value = (desc.get(occ) ?? 0) / max;
@@ -1573,6 +1593,31 @@ export class OccupationIndex {
       }
     }
     return n;
+  }
+
+  /**
+   * Title phrases in a description: each word pair of the description that the shortlist's
+   * titles have ("hvac service", "service technician"), weighted by how few occupations' titles
+   * have it, saturating in its count in the description and in the occupation's titles.
+   */
+  #phraseScores(description: string, shortlist: number[]): Float64Array {
+    const out = this.#work.phrases;
+    const nOcc = this.occupations.length;
+    const inList = this.#work.inPool;
+    for (const occ of shortlist) inList[occ] = 1;
+    for (const [pair, tf] of descriptionPairs(description)) {
+      const list = this.#pairPostings.get(pair);
+      if (!list) continue;
+      const idf = Math.log(1 + nOcc / (list.length / 2));
+      const f = tf / (tf + 1);
+      for (let i = 0; i < list.length; i += 2) {
+        if (inList[list[i]] === 0) continue;
+        const count = list[i + 1];
+        out[list[i]] += idf * f * count / (count + 1);
+      }
+    }
+    for (const occ of shortlist) inList[occ] = 0;
+    return out;
   }
 
   /** BM25 of terms against description + tasks; optional restriction and match counts. */

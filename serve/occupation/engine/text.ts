@@ -307,18 +307,36 @@ const MAX_DESCRIPTION_TERMS = 400;
  * of first appearance).
  */
 export function descriptionTerms(text: string): string[] {
-  const clean = text
+  const seen = new Set<string>();
+  for (const term of indexTerms(plainDescription(text))) {
+    if (term.length < 2 || /^\d+$/.test(term)) continue;
+    seen.add(term);
+    if (seen.size >= MAX_DESCRIPTION_TERMS) break;
+  }
+  return [...seen];
+}
+
+/** Adjacent word pairs of a description ("hvac service", "service technician") and their counts. */
+export function descriptionPairs(text: string): Map<string, number> {
+  const pairs = new Map<string, number>();
+  // Pairs stay within a sentence or list item: "...technician. HVAC..." is not a phrase.
+  for (const part of plainDescription(text).split(/[.;:!?•|\n\r]+/)) {
+    const terms = indexTerms(part);
+    for (let i = 1; i < terms.length; i++) {
+      const pair = `${terms[i - 1]} ${terms[i]}`;
+      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+    }
+  }
+  return pairs;
+}
+
+/** A description without markup, links, e-mail addresses and phone numbers. */
+function plainDescription(text: string): string {
+  return text
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, " ")
     .replace(/<[^>]*>/g, " ")
     .replace(/&[#a-z0-9]+;/gi, " ")
     .replace(/\b(?:https?:\/\/|www\.)\S+/gi, " ")
     .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, " ")
     .replace(/\+?\d[\d\s().-]{7,}\d/g, " ");
-  const seen = new Set<string>();
-  for (const term of indexTerms(clean)) {
-    if (term.length < 2 || /^\d+$/.test(term)) continue;
-    seen.add(term);
-    if (seen.size >= MAX_DESCRIPTION_TERMS) break;
-  }
-  return [...seen];
 }
