@@ -56,17 +56,17 @@ export interface Claim {
 
 async function lockRows(trx: Transaction<DB>, subjects: Subject[], now: Date): Promise<Row[]> {
   const keys = subjects.map((s) => s.key).sort(); // one lock order for every caller
-  // A concurrent successful login (clearFailures) can delete a row between the insert and the
-  // lock; the insert then runs again, so every subject's row is held (a missing one made the
-  // settling step fail with a 500 under concurrent logins on PostgreSQL).
-  for (let attempt = 1;; attempt++) {
-    await trx.insertInto("login_throttle")
-      .values(keys.map((subject) => ({ subject, failures: 0, last_failure_at: now })))
-      .onConflict((oc) => oc.column("subject").doNothing()).execute();
-    const rows = await trx.selectFrom("login_throttle").selectAll().where("subject", "in", keys)
-      .orderBy("subject").forUpdate().execute();
-    if (rows.length === keys.length || attempt === 5) return rows;
-  }
+  // One upsert creates or locks every subject's row, in key order. An insert followed by
+  // SELECT ... FOR UPDATE was two steps: a successful login (clearFailures) could delete a row
+  // between them, and inserting it again while holding the other row's lock deadlocked against a
+  // concurrent login on PostgreSQL (a 500, under four concurrent logins of one account).
+  const rows = await trx.insertInto("login_throttle")
+    .values(keys.map((subject) => ({ subject, failures: 0, last_failure_at: now })))
+    .onConflict((oc) =>
+      oc.column("subject").doUpdateSet((eb) => ({ subject: eb.ref("excluded.subject") }))
+    )
+    .returningAll().execute();
+  return rows.sort((a, b) => a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0);
 }
 
 function write(trx: Transaction<DB>, row: Row) {

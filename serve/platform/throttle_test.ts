@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { claimAttempt, settleAttempt, type Subject } from "./throttle.ts";
+import { claimAttempt, clearFailures, settleAttempt, type Subject } from "./throttle.ts";
 import { testClock, testDatabase } from "../../tests/helpers.ts";
 import { migrate } from "../stores/migrate.ts";
 
@@ -67,6 +67,30 @@ Deno.test("throttle: a refusal on one subject counts on none", async () => {
     const row = await database.db.selectFrom("login_throttle").select("failures")
       .where("subject", "=", "address:y").executeTakeFirstOrThrow();
     assert.equal(row.failures, 1, "the refused attempt was not counted on the address");
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("throttle: concurrent successful logins of one account never fail (no deadlock)", async () => {
+  const { database, cleanup } = await testDatabase();
+  try {
+    await migrate(database);
+    const clock = testClock();
+    // An email and an address, as a login claims them; each success forgets the email's row.
+    const s: Subject[] = [{ key: "email:same", free: 5 }, { key: "ip:127.0.0.1", free: 20 }];
+    const succeed = async () => {
+      const claim = await claimAttempt(database.db, s, clock.now());
+      await settleAttempt(database.db, s, claim, clock.now(), true);
+      await clearFailures(database.db, s[0]);
+      return claim.wait;
+    };
+    // On PostgreSQL a claim that found its row deleted re-inserted it while holding the other
+    // row's lock, and one round in a few deadlocked; on PGlite the rounds run one at a time.
+    for (let round = 0; round < 15; round++) {
+      const waits = await Promise.all(Array.from({ length: 4 }, succeed));
+      assert.deepEqual(waits, [0, 0, 0, 0]);
+    }
   } finally {
     await cleanup();
   }
