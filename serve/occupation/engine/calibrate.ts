@@ -6,6 +6,7 @@ import { calibrationReport, predict } from "./logistic.ts";
 import {
   type Calibration,
   type CalibrationModel,
+  CONFIDENCE_FEATURES,
   confidenceFeatures,
   fitCalibration,
   segmentModel,
@@ -146,6 +147,27 @@ export function seenExamples(titles: IndexTitle[]): DevExample[] {
 /** How many times an employer-style title counts in the calibration fit. */
 const EMPLOYER_WEIGHT = Number(Deno.env.get("EW") ?? 5);
 
+/**
+ * A seen title that k occupations list ("Teacher") is right by O*NET's labels whichever of them
+ * comes first, but a client who sends it means one of them: a right answer counts as right with
+ * weight 1/k and wrong with the rest. Rows are appended; the first ones keep their order.
+ */
+export function splitSharedTitles(
+  features: number[][],
+  labels: number[],
+  weights: number[],
+  shares: number[],
+): void {
+  for (let i = 0, n = shares.length; i < n; i++) {
+    const k = shares[i];
+    if (k < 2 || labels[i] === 0) continue;
+    features.push(features[i]);
+    labels.push(0);
+    weights.push(weights[i] * (1 - 1 / k));
+    weights[i] /= k;
+  }
+}
+
 /** Right and wrong exact-match examples each needed for a model of their own. */
 const MIN_SEGMENT_OUTCOMES = 50;
 
@@ -173,10 +195,15 @@ export function fitChannel(
   // The hand-labelled employer-style titles are few beside tens of thousands of O*NET ones, and
   // unlike them (real employer wording): each counts EMPLOYER_WEIGHT times.
   const weights = answered.map((s) => s.example.variant === "employer" ? EMPLOYER_WEIGHT : 1);
+  const nAnswered = answered.length;
+  const seenSet = new Set(seen);
+  const shares = answered.map((s) => seenSet.has(s) ? s.example.accept.length : 1);
+  splitSharedTitles(features, labels, weights, shares);
   // One model for rankings whose top result has the query as a title, one for the rest
   // (CalibrationModel says why).
   // With too few exact matches of either outcome (a small release) one model covers all.
-  const exact = answered.map((s) => s.ranking.results[0].exact);
+  const at = CONFIDENCE_FEATURES.indexOf("exact_title");
+  const exact = features.map((f) => f[at] === 1);
   const exactLabels = labels.filter((_, i) => exact[i]);
   const exactSum = exactLabels.reduce((a, b) => a + b, 0);
   const segmented = Math.min(exactSum, exactLabels.length - exactSum) >= MIN_SEGMENT_OUTCOMES;
@@ -190,9 +217,12 @@ export function fitChannel(
   if (segmented) {
     model.exact = fitCalibration(part(features, true), part(labels, true), part(weights, true));
   }
+  // The report reads each answered example once, with its label as O*NET's codes give it.
   const { ece, brier } = calibrationReport(
-    answered.map((s, i) => predict(segmentModel(model, s.ranking), features[i])),
-    labels,
+    answered.slice(0, nAnswered).map((s, i) =>
+      predict(segmentModel(model, s.ranking), features[i])
+    ),
+    labels.slice(0, nAnswered),
   );
   return {
     ranker_version: RANKER_VERSION,
@@ -205,8 +235,10 @@ export function fitChannel(
       examples: scored.length,
       held_out_examples: held.length,
       seen_examples: seen.length,
-      answered: answered.length,
-      top1_accuracy: round(labels.reduce((a, b) => a + b, 0) / (labels.length || 1)),
+      answered: nAnswered,
+      top1_accuracy: round(
+        labels.slice(0, nAnswered).reduce((a, b) => a + b, 0) / (nAnswered || 1),
+      ),
       in_sample_ece: ece,
       in_sample_brier: brier,
       target: "top result is one of the query title's O*NET-SOC codes (held-out and seen titles)",

@@ -30,6 +30,7 @@ export const CONFIDENCE_FEATURES = [
   "log_qualifier_terms",
   "top_vote",
   "substituted_share",
+  "log_same_title_occupations",
 ];
 
 /** Calibration stored in the artifact. */
@@ -100,6 +101,7 @@ export function confidenceFeatures(ranking: Ranking): number[] {
     Math.log(1 + ranking.qualifierTerms),
     top.vote,
     ranking.substitutedShare,
+    Math.log(1 + ranking.sameTitleOccupations),
   ];
 }
 

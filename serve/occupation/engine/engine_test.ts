@@ -7,6 +7,7 @@ import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
 import { normalizeTitle } from "../../text/normalize.ts";
 import { assess, type Calibration, CONFIDENCE_FEATURES } from "./confidence.ts";
+import { splitSharedTitles } from "./calibrate.ts";
 
 const flat = () => 0;
 
@@ -210,6 +211,8 @@ Deno.test("a title several occupations share goes to the larger one", () => {
       semantic: false,
     }).results.map((r) => r.onetCode);
   assert.deepEqual(top(DEFAULT_WEIGHTS), ["35-9031.00", "27-3011.00"]);
+  const host = new OccupationIndex(source).rank({ title: "Host" }, { limit: 2, semantic: false });
+  assert.equal(host.sameTitleOccupations, 2);
   // Without it the occupation with more "host" titles wins: the test can fail.
   assert.equal(top({ ...DEFAULT_WEIGHTS, shared_prior: 0 })[0], "27-3011.00");
 });
@@ -267,6 +270,16 @@ Deno.test("a vague title is decided by the title phrases its description names",
     [...descriptionPairs("HVAC service technician; HVAC service")],
     [["hvac service", 2], ["service technician", 1]],
   );
+});
+
+Deno.test("a seen title several occupations list counts as right once among them", () => {
+  const features = [[1], [2], [3]];
+  const labels = [1, 1, 0];
+  const weights = [1, 5, 1];
+  splitSharedTitles(features, labels, weights, [4, 1, 3]);
+  assert.deepEqual(labels, [1, 1, 0, 0], "a wrong answer and a title of one stay as they are");
+  assert.deepEqual(weights, [0.25, 5, 1, 0.75]);
+  assert.deepEqual(features, [[1], [2], [3], [1]]);
 });
 
 Deno.test("logistic calibration recovers a known relation and ECE measures its error", () => {

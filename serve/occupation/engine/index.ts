@@ -148,6 +148,11 @@ export interface Ranking {
   droppedShare: number;
   /** Known title words in the title's other parts ("- Seafood Restaurant"): 2 here. */
   qualifierTerms: number;
+  /**
+   * Occupations that have a title with exactly the query's words: 0 for most queries, 1 for
+   * "Bottling Machine Operator", about ten for "Teacher".
+   */
+  sameTitleOccupations: number;
 }
 
 /**
@@ -1138,6 +1143,7 @@ export class OccupationIndex {
       qualifierTerms: cleaned.rest
         ? indexTerms(cleaned.rest).filter((t) => this.#terms.has(t)).length
         : 0,
+      sameTitleOccupations: 0,
     };
     if (qTerms.length === 0) return empty;
 
@@ -1546,6 +1552,7 @@ export class OccupationIndex {
       topScores: results.slice(0, 10).map((r) => r.score),
       descriptionUsed: descTerms.length > 0 && ordered.length > 0,
       descriptionAgrees,
+      sameTitleOccupations: sharedTitle,
       ...(options.features ? { features: featureRows.slice(0, options.limit) } : {}),
     };
   }
