@@ -145,7 +145,7 @@ export function seenExamples(titles: IndexTitle[]): DevExample[] {
 }
 
 /** How many times an employer-style title counts in the calibration fit. */
-const EMPLOYER_WEIGHT = Number(Deno.env.get("EW") ?? 5);
+const EMPLOYER_WEIGHT = 5;
 
 /**
  * A seen title that k occupations list ("Teacher") is right by O*NET's labels whichever of them
