@@ -46,7 +46,6 @@ import {
   type DevExample,
   EMPLOYER_TITLES,
   fnv1a,
-  isCatalogSource,
   parseEmployerTitles,
 } from "../serve/occupation/engine/devset.ts";
 import { bm25Ranker, type OccupationDoc, postgresFtsRanker, titleBm25Ranker } from "./baselines.ts";
@@ -56,6 +55,7 @@ import { parseCsvText } from "../build/market/csv.ts";
 import {
   DEFAULT_WEIGHTS,
   type IndexSource,
+  isCatalogSource,
   OccupationIndex,
   type RankerWeights,
 } from "../serve/occupation/engine/index.ts";

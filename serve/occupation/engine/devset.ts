@@ -8,8 +8,6 @@
  */
 import { normalizeTitle } from "../../text/normalize.ts";
 import { type IndexOccupation, type IndexTitle, isCatalogSource } from "./index.ts";
-
-export { isCatalogSource };
 import { roleHead } from "./text.ts";
 import { roleMaps } from "./roles.ts";
 import { parseCsvText } from "../../../build/market/csv.ts";

@@ -1,6 +1,6 @@
 /** Unit tests of the engine's parts: title cleaning, role heads, sanitising, folds, calibration. */
 import assert from "node:assert/strict";
-import { cleanTitle, descriptionPairs, descriptionTerms, roleHead } from "./text.ts";
+import { cleanTitle, readDescription, roleHead } from "./text.ts";
 import { assignFolds, postingVariant, splitFold } from "./devset.ts";
 import { calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
@@ -10,6 +10,14 @@ import { assess, type Calibration, CONFIDENCE_FEATURES } from "./confidence.ts";
 import { splitSharedTitles } from "./calibrate.ts";
 
 const flat = () => 0;
+
+/** An index title, with its recorded source when given. */
+const indexTitle = (
+  onetCode: string,
+  kind: IndexTitle["kind"],
+  title: string,
+  source?: string,
+): IndexTitle => ({ onetCode, kind, title, ...(source ? { source } : {}) });
 
 Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
   const cases: [string, string][] = [
@@ -40,13 +48,13 @@ Deno.test("roleHead finds the head noun of the first phrase", () => {
   assert.equal(roleHead(""), "");
 });
 
-Deno.test("descriptionTerms strips markup, links, e-mail addresses and phone numbers", () => {
-  const terms = descriptionTerms(
+Deno.test("readDescription strips markup, links, e-mail addresses and phone numbers", () => {
+  const { terms } = readDescription(
     "<p>Care for <b>patients</b>.</p><script>alert('x')</script> See https://x.example/jobs?id=1 " +
       "or mail hr@clinic.example, call (555) 123-4567 &amp; apply",
   );
   assert.deepEqual(terms, ["care", "patient", "see", "mail", "call", "apply"]);
-  assert.deepEqual(descriptionTerms("<div>   </div>"), []);
+  assert.deepEqual(readDescription("<div>   </div>").terms, []);
 });
 
 const titles: IndexTitle[] = [
@@ -133,18 +141,10 @@ Deno.test("a misspelt word stands in by character trigrams; the title vote is re
 });
 
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
-  const carWash = (kind: IndexTitle["kind"], title: string, source?: string): IndexTitle => ({
-    onetCode: "53-7061.00",
-    kind,
-    title,
-    source,
-  });
-  const manager = (kind: IndexTitle["kind"], title: string, source?: string): IndexTitle => ({
-    onetCode: "11-9199.00",
-    kind,
-    title,
-    source,
-  });
+  const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
+    indexTitle("53-7061.00", kind, title, source);
+  const manager = (kind: IndexTitle["kind"], title: string, source?: string) =>
+    indexTitle("11-9199.00", kind, title, source);
   const source = {
     occupations: [
       occupation("11-9199.00", "Managers, All Other", "Plan and direct activities."),
@@ -162,8 +162,8 @@ Deno.test("a coded title wins in catalog word order; employer wording alone is s
       carWash("alternate", "Car Wash Detailer", "alternate_titles:10"),
       carWash("alternate", "Car Wash Manager Trainee", "alternate_titles:10"),
       carWash("alternate", "Car Washer", "alternate_titles:02"),
-      { onetCode: "35-3023.00", kind: "primary" as const, title: "Fast Food and Counter Workers" },
-      { onetCode: "35-3023.00", kind: "reported" as const, title: "Crew Team Member" },
+      indexTitle("35-3023.00", "primary", "Fast Food and Counter Workers"),
+      indexTitle("35-3023.00", "reported", "Crew Team Member"),
     ],
     vectors: null,
   };
@@ -183,11 +183,6 @@ Deno.test("a coded title wins in catalog word order; employer wording alone is s
 });
 
 Deno.test("a title several occupations share goes to the larger one", () => {
-  const title = (onetCode: string, kind: IndexTitle["kind"], text: string): IndexTitle => ({
-    onetCode,
-    kind,
-    title: text,
-  });
   const source = {
     occupations: [
       occupation("27-3011.00", "Broadcast Announcers and Radio Disc Jockeys", "Speak on radio."),
@@ -195,12 +190,16 @@ Deno.test("a title several occupations share goes to the larger one", () => {
       occupation("11-1011.00", "Chief Executives", "Direct organizations."),
     ],
     titles: [
-      title("27-3011.00", "primary", "Broadcast Announcers and Radio Disc Jockeys"),
-      title("27-3011.00", "alternate", "Host"),
-      title("27-3011.00", "alternate", "Radio Host"),
-      title("35-9031.00", "primary", "Hosts and Hostesses, Restaurant, Lounge, and Coffee Shop"),
-      title("35-9031.00", "alternate", "Host"),
-      title("11-1011.00", "primary", "Chief Executives"),
+      indexTitle("27-3011.00", "primary", "Broadcast Announcers and Radio Disc Jockeys"),
+      indexTitle("27-3011.00", "alternate", "Host"),
+      indexTitle("27-3011.00", "alternate", "Radio Host"),
+      indexTitle(
+        "35-9031.00",
+        "primary",
+        "Hosts and Hostesses, Restaurant, Lounge, and Coffee Shop",
+      ),
+      indexTitle("35-9031.00", "alternate", "Host"),
+      indexTitle("11-1011.00", "primary", "Chief Executives"),
     ],
     vectors: null,
     employment: new Map([["27-3011.00", 30_000], ["35-9031.00", 420_000], ["11-1011.00", 200_000]]),
@@ -247,13 +246,13 @@ Deno.test("a vague title is decided by the title phrases its description names",
       occupation("49-9021.00", "Heating, Air Conditioning, and Refrigeration Mechanics", "Fix."),
     ],
     titles: [
-      { onetCode: "49-2011.00", kind: "primary" as const, title: "Office Machine Repairers" },
-      { onetCode: "49-2011.00", kind: "alternate" as const, title: "Service Technician" },
-      { onetCode: "49-2011.00", kind: "alternate" as const, title: "Copier Service Technician" },
-      { onetCode: "49-9021.00", kind: "primary" as const, title: "Refrigeration Mechanics" },
-      { onetCode: "49-9021.00", kind: "alternate" as const, title: "Service Technician" },
-      { onetCode: "49-9021.00", kind: "alternate" as const, title: "HVAC Service Technician" },
-      { onetCode: "49-9021.00", kind: "alternate" as const, title: "Refrigeration Mechanic" },
+      indexTitle("49-2011.00", "primary", "Office Machine Repairers"),
+      indexTitle("49-2011.00", "alternate", "Service Technician"),
+      indexTitle("49-2011.00", "alternate", "Copier Service Technician"),
+      indexTitle("49-9021.00", "primary", "Refrigeration Mechanics"),
+      indexTitle("49-9021.00", "alternate", "Service Technician"),
+      indexTitle("49-9021.00", "alternate", "HVAC Service Technician"),
+      indexTitle("49-9021.00", "alternate", "Refrigeration Mechanic"),
     ],
     vectors: null,
   };
@@ -267,7 +266,7 @@ Deno.test("a vague title is decided by the title phrases its description names",
   assert.equal(top(DEFAULT_WEIGHTS), "49-9021.00");
   assert.equal(top({ ...DEFAULT_WEIGHTS, description_phrase: 0 }), "49-2011.00");
   assert.deepEqual(
-    [...descriptionPairs("HVAC service technician; HVAC service")],
+    [...readDescription("HVAC service technician; HVAC service").pairs],
     [["hvac service", 2], ["service technician", 1]],
   );
 });

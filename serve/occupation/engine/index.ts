@@ -15,7 +15,7 @@
  *   re-orders candidates the title found.
  */
 import { indexTerms, tokenize } from "../../text/normalize.ts";
-import { cleanTitle, descriptionPairs, descriptionTerms, roleHead } from "./text.ts";
+import { cleanTitle, readDescription, roleHead } from "./text.ts";
 import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
 import { runSliced, timerPause } from "../../stores/snapshot.ts";
 
@@ -1125,7 +1125,8 @@ export class OccupationIndex {
       if (this.#terms.has(term)) knownWeight += w;
     }
     const semanticOn = options.semantic && this.hasVectors;
-    const descTerms = query.description ? descriptionTerms(query.description) : [];
+    const description = query.description ? readDescription(query.description) : null;
+    const descTerms = description?.terms ?? [];
     const empty: Ranking = {
       results: [],
       topScores: [],
@@ -1476,7 +1477,7 @@ export class OccupationIndex {
       let max = 0;
       for (const v of desc.values()) max = Math.max(max, v);
       const wPhrase = this.#w.description_phrase;
-      const phrases = wPhrase !== 0 ? this.#phraseScores(query.description!, shortlist) : null;
+      const phrases = wPhrase !== 0 ? this.#phraseScores(description!.pairs, shortlist) : null;
       let phraseMax = 0;
       if (phrases) { for (const occ of shortlist) phraseMax = Math.max(phraseMax, phrases[occ]); }
       if (phrases && phraseMax > 0) {
@@ -1607,12 +1608,12 @@ export class OccupationIndex {
    * titles have ("hvac service", "service technician"), weighted by how few occupations' titles
    * have it, saturating in its count in the description and in the occupation's titles.
    */
-  #phraseScores(description: string, shortlist: number[]): Float64Array {
+  #phraseScores(pairs: Map<string, number>, shortlist: number[]): Float64Array {
     const out = this.#work.phrases;
     const nOcc = this.occupations.length;
     const inList = this.#work.inPool;
     for (const occ of shortlist) inList[occ] = 1;
-    for (const [pair, tf] of descriptionPairs(description)) {
+    for (const [pair, tf] of pairs) {
       const list = this.#pairPostings.get(pair);
       if (!list) continue;
       const idf = Math.log(1 + nOcc / (list.length / 2));

@@ -301,33 +301,39 @@ export function roleHead(title: string): string {
 /** Longest description the engine reads; the route bound is larger and documented. */
 const MAX_DESCRIPTION_TERMS = 400;
 
-/**
- * Sanitises a job description: strips markup, entities, URLs, e-mail addresses and phone
- * numbers, and returns its index terms (at most MAX_DESCRIPTION_TERMS distinct ones, in order
- * of first appearance).
- */
-export function descriptionTerms(text: string): string[] {
-  const seen = new Set<string>();
-  for (const term of indexTerms(plainDescription(text))) {
-    if (term.length < 2 || /^\d+$/.test(term)) continue;
-    seen.add(term);
-    if (seen.size >= MAX_DESCRIPTION_TERMS) break;
-  }
-  return [...seen];
+/** What the engine reads of a job description. */
+export interface DescriptionText {
+  /** Its index terms: at most MAX_DESCRIPTION_TERMS distinct ones, in order of first appearance. */
+  terms: string[];
+  /**
+   * Its adjacent word pairs ("hvac service", "service technician") and their counts, within a
+   * sentence or list item: "...technician. HVAC..." is not a phrase.
+   */
+  pairs: Map<string, number>;
 }
 
-/** Adjacent word pairs of a description ("hvac service", "service technician") and their counts. */
-export function descriptionPairs(text: string): Map<string, number> {
+/**
+ * Sanitises a job description (strips markup, entities, URLs, e-mail addresses and phone
+ * numbers) and reads its terms and word pairs in one pass.
+ */
+export function readDescription(text: string): DescriptionText {
+  const seen = new Set<string>();
   const pairs = new Map<string, number>();
-  // Pairs stay within a sentence or list item: "...technician. HVAC..." is not a phrase.
+  // Tokens never hold these characters, so splitting on them first leaves the terms unchanged.
   for (const part of plainDescription(text).split(/[.;:!?•|\n\r]+/)) {
     const terms = indexTerms(part);
-    for (let i = 1; i < terms.length; i++) {
-      const pair = `${terms[i - 1]} ${terms[i]}`;
-      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i];
+      if (seen.size < MAX_DESCRIPTION_TERMS && term.length >= 2 && !/^\d+$/.test(term)) {
+        seen.add(term);
+      }
+      if (i > 0) {
+        const pair = `${terms[i - 1]} ${term}`;
+        pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+      }
     }
   }
-  return pairs;
+  return { terms: [...seen], pairs };
 }
 
 /** A description without markup, links, e-mail addresses and phone numbers. */
