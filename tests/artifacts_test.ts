@@ -226,13 +226,19 @@ for (const worker of [false, true]) {
       const second = registry.acquire<TaxonomyData>("taxonomy")!;
       assert.equal(second.artifact.version, v2);
       assert.equal(second.artifact.data.engineFrom, `built (no snapshot)${where}`);
-      const { ranking, skills } = await second.artifact.data.engine.rank({
+      const ranking = await second.artifact.data.engine.rank({
         query: { title: "Registered Nurse" },
         options: { limit: 1, semantic: true },
-        skills: { terms: [], count: 1 },
       });
       assert.equal(ranking.results[0].onetCode, "29-1141.00");
-      assert.deepEqual(skills, [[]]);
+      const answer = await second.artifact.data.engine.answer({
+        route: "classify",
+        title: "Registered Nurse",
+        debug: false,
+        semantic: true,
+      });
+      assert.ok("json" in answer);
+      assert.equal(JSON.parse(answer.json).occupation.onet_code, "29-1141.00");
       second.release();
       const activations = logger.lines.filter((e) => e.msg === "artifact activated");
       assert.deepEqual(activations.map((e) => e.engine), [

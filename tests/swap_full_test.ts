@@ -56,7 +56,7 @@ Deno.test({
         while (running) {
           const lease = registry.acquire<TaxonomyData>("taxonomy")!;
           try {
-            const { ranking } = await lease.artifact.data.engine.rank({
+            const ranking = await lease.artifact.data.engine.rank({
               query: { title: "Registered Nurse" },
               options: { limit: 1, semantic: false },
             });

@@ -57,7 +57,7 @@ export async function occupationView(
   const semantic = data.engine.hasVectors;
   const calibration = data.calibrations.get(semantic ? "hybrid" : "lexical") ??
     data.calibrations.get("lexical")!;
-  const { ranking } = await data.engine.rank({
+  const ranking = await data.engine.rank({
     query: { title: role.title, description: role.context ?? undefined },
     options: { limit: 10, semantic },
   });

@@ -38,6 +38,24 @@ const BATCH = 500;
 /** Beyond this many unwritten records (a long database outage) the oldest are dropped. */
 const MAX_BUFFERED = 200_000;
 
+/**
+ * Inserts records with one statement of nine array parameters (`unnest`), the same on PGlite and
+ * PostgreSQL. A multi-row VALUES list binds a parameter per column and row (4,500 for a batch of
+ * 500): on embedded PGlite, which runs on the request thread, that cost about 25 µs of CPU per
+ * record against 14 µs this way (measured with 20 batches of 500 on a fresh database).
+ */
+async function insertRecords(db: Kysely<DB>, rows: UsageRecord[]): Promise<void> {
+  const column = <T>(pick: (r: UsageRecord) => T) => rows.map(pick);
+  await sql`INSERT INTO usage_records
+      (account_id, key_id, contract_id, method, route, status, duration_ms, request_id, occurred_at)
+    SELECT * FROM unnest(
+      ${column((r) => r.account_id)}::bigint[], ${column((r) => r.key_id)}::bigint[],
+      ${column((r) => r.contract_id)}::bigint[], ${column((r) => r.method)}::text[],
+      ${column((r) => r.route)}::text[], ${column((r) => r.status)}::smallint[],
+      ${column((r) => r.duration_ms)}::real[], ${column((r) => r.request_id)}::text[],
+      ${column((r) => r.occurred_at.toISOString())}::timestamptz[])`.execute(db);
+}
+
 /** Buffers usage records and writes them in batches. */
 export class UsageMeter {
   #buffer: UsageRecord[] = [];
@@ -123,7 +141,7 @@ export class UsageMeter {
       }
       try {
         await this.db.transaction().execute(async (trx) => {
-          await trx.insertInto("usage_records").values(batch).execute();
+          await insertRecords(trx, batch);
           await this.#touchKeys(trx, lastUsed);
         });
       } catch (error) {

@@ -10,6 +10,7 @@ import { readSnapshot } from "./engine/snapshot.ts";
 import { LocalRanker, type Ranker, WorkerRanker } from "./ranker.ts";
 import type { Channel } from "./engine/calibrate.ts";
 import type { Calibration } from "./engine/confidence.ts";
+import type { VersionFacts } from "./respond.ts";
 
 /** An occupation as the hot path sees it. */
 export interface OccupationRecord {
@@ -94,30 +95,28 @@ export async function loadTaxonomy(
     },
   );
   if (!calibrations.has("lexical")) throw new Error("the artifact has no lexical calibration");
+  const facts: VersionFacts = {
+    release: manifest.release.version,
+    attribution: String(attribution.getRows()[0]?.[0] ?? manifest.attribution),
+    related,
+    calibrations,
+  };
   // The build's snapshot of the index when this engine wrote it; else built here, in slices that
   // yield to the event loop (the full taxonomy takes about two seconds). In the ranking worker,
   // both happen there, off this thread.
   let engine: Ranker;
   let engineFrom: string;
   if (options.worker && dir) {
-    const ranker = await WorkerRanker.load(dir, () => readIndexSource(connection));
+    const ranker = await WorkerRanker.load(dir, () => readIndexSource(connection), facts);
     [engine, engineFrom] = [ranker, `${ranker.from}, in the ranking worker`];
   } else {
     const snapshot = dir ? await readSnapshot(dir) : { index: null, reason: "no folder" };
     const index = snapshot.index ??
       await OccupationIndex.buildAsync(await readIndexSource(connection));
-    engine = new LocalRanker(index);
+    engine = new LocalRanker(index, facts);
     engineFrom = snapshot.index ? "snapshot" : `built (${snapshot.reason})`;
   }
-  return {
-    release: manifest.release.version,
-    attribution: String(attribution.getRows()[0]?.[0] ?? manifest.attribution),
-    occupations,
-    related,
-    engine,
-    calibrations,
-    engineFrom,
-  };
+  return { ...facts, occupations, engine, engineFrom };
 }
 
 /**

@@ -1,20 +1,18 @@
 /**
  * Candidates, analyze and classify (spec 4.1, shapes 2.2-2.5), ranked in memory by the engine
- * the taxonomy version carries. Rankings are cached per version (LRU, keyed by the exact input):
- * identical requests give byte-identical responses either way.
+ * the taxonomy version carries. The ranker makes the whole JSON body where the index lives (in
+ * the ranking worker by default: respond.ts), and bodies are cached per version (LRU, keyed by
+ * the route and every field that shapes the body): identical requests give byte-identical
+ * responses either way.
  */
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type AppEnv, createRouter, jsonBody, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import { withTaxonomy } from "./mod.ts";
 import type { ArtifactRegistry } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "./artifact.ts";
-import { indexTerms } from "../text/normalize.ts";
-import type { Ranking } from "./engine/index.ts";
-import type { RankAnswer } from "./ranker.ts";
-import { assess, type Assessment, percent } from "./engine/confidence.ts";
-import { type Channel, retrievalPolicy } from "./engine/calibrate.ts";
+import type { Answer, AnswerRequest } from "./respond.ts";
 import {
   AnalysisResponse,
   CandidatesRequest,
@@ -27,20 +25,18 @@ import {
 export interface EngineSettings {
   /** Use the semantic channel when the artifact has vectors (OCCUPATION_SEMANTIC). */
   semantic: boolean;
-  /** Rankings kept per taxonomy version (OCCUPATION_CACHE_SIZE); 0 disables the cache. */
+  /** Answers kept per taxonomy version (OCCUPATION_CACHE_SIZE); 0 disables the cache. */
   cacheSize: number;
 }
 
-/** Results analyze returns. */
-export const ANALYZE_RESULTS = 5;
-const RANK_DEPTH = 10;
 /** Requests whose description is longer than this are ranked every time. */
 const CACHED_DESCRIPTION_MAX = 1_000;
+const JSON_TYPE = { "content-type": "application/json" };
 
-class RankingCache {
-  readonly #entries = new Map<string, RankAnswer>();
+class AnswerCache {
+  readonly #entries = new Map<string, Answer>();
   constructor(readonly size: number) {}
-  get(key: string): RankAnswer | undefined {
+  get(key: string): Answer | undefined {
     const hit = this.#entries.get(key);
     if (hit) {
       this.#entries.delete(key);
@@ -48,7 +44,7 @@ class RankingCache {
     }
     return hit;
   }
-  set(key: string, value: RankAnswer): void {
+  set(key: string, value: Answer): void {
     if (this.size === 0) return;
     this.#entries.set(key, value);
     if (this.#entries.size > this.size) {
@@ -57,81 +53,46 @@ class RankingCache {
   }
 }
 
-/** The occupation engine's answers for one request, on the leased taxonomy version. */
-function engineOf(
+/**
+ * The answer to a request on the leased taxonomy version, from its cache or its ranker. Long
+ * descriptions are not cached: they rarely repeat and would make the cache's memory depend on
+ * what clients send (10,000 entries of 20,000 characters).
+ */
+async function answerFor(
   data: TaxonomyData,
   settings: EngineSettings,
-  caches: WeakMap<object, RankingCache>,
-) {
-  const channel: Channel = settings.semantic && data.engine.hasVectors ? "hybrid" : "lexical";
+  caches: WeakMap<object, AnswerCache>,
+  request: AnswerRequest,
+): Promise<Answer> {
   let cache = caches.get(data);
-  if (!cache) caches.set(data, cache = new RankingCache(settings.cacheSize));
-  const calibration = data.calibrations.get(channel) ?? data.calibrations.get("lexical")!;
-  return {
-    channel,
-    policy: retrievalPolicy(channel, data.release),
-    /**
-     * The ranking of a title (and description); with `skills`, also the matching skills of the
-     * first ANALYZE_RESULTS results (analyze).
-     */
-    async rank(
-      title: string,
-      description: string | undefined,
-      skills = false,
-    ): Promise<RankAnswer> {
-      // Long descriptions are not cached: they rarely repeat and would make the cache's memory
-      // depend on what clients send (10,000 entries of 20,000 characters).
-      const cacheable = cache.size > 0 && (description?.length ?? 0) <= CACHED_DESCRIPTION_MAX;
-      const key = cacheable ? JSON.stringify([title, description ?? null]) : "";
-      const hit = cacheable ? cache.get(key) : undefined;
-      if (hit && (!skills || hit.skills.length > 0 || hit.ranking.results.length === 0)) {
-        return hit;
-      }
-      const answer = await data.engine.rank({
-        query: { title, description },
-        options: { limit: RANK_DEPTH, semantic: channel === "hybrid" },
-        ...(skills
-          ? {
-            skills: {
-              terms: indexTerms(`${title} ${description ?? ""}`),
-              count: ANALYZE_RESULTS,
-            },
-          }
-          : {}),
-      });
-      if (cacheable) cache.set(key, answer);
-      return answer;
-    },
-    assess: (ranking: Ranking) => assess(ranking, calibration),
-  };
+  if (!cache) caches.set(data, cache = new AnswerCache(settings.cacheSize));
+  const cacheable = cache.size > 0 &&
+    (request.description?.length ?? 0) <= CACHED_DESCRIPTION_MAX;
+  const key = cacheable
+    ? JSON.stringify([
+      request.route,
+      request.title,
+      request.description ?? null,
+      request.route === "candidates" ? request.limit : request.debug,
+    ])
+    : "";
+  const hit = cacheable ? cache.get(key) : undefined;
+  if (hit) return hit;
+  const answer = await data.engine.answer(request);
+  if (cacheable) cache.set(key, answer);
+  return answer;
 }
 
-function resultExplanation(rank: number, ranking: Ranking, confidence: number): string {
-  const r = ranking.results[rank];
-  const how = r.exact
-    ? `matches the known title "${r.matchedTitle}"`
-    : r.semanticOnly
-    ? "is suggested by words with a similar meaning"
-    : r.titleMatched
-    ? `is closest to the known title "${r.matchedTitle}"`
-    : "shares related words with the occupation's titles or duties";
-  const head = r.roleHeadAgreement ? `, same role ("${r.candidateRoleHead}")` : "";
-  return `Rank ${rank + 1}: the title ${how}${head}; ${
-    percent(confidence)
-  } probability of being the right occupation.`;
-}
-
-function confidenceFields(a: Assessment, debug: boolean) {
-  return {
-    confidence: a.confidence,
-    confidence_raw: a.confidenceRaw,
-    confidence_band: a.band,
-    domain_grounding: a.grounding,
-    domain_grounding_explanation: a.groundingExplanation,
-    confidence_explanation: a.explanation,
-    calibration_method: "logistic_regression" as const,
-    ...(debug ? { confidence_debug: a.debug, decision: a.decision } : {}),
-  };
+/** The 200 body; classify's "no occupation at all" is 422 insufficient_input. */
+function bodyOf(answer: Answer): string {
+  if ("json" in answer) return answer.json;
+  throw new ApiError("validation_failed", "the input grounds no occupation", {
+    errors: [{
+      loc: ["body", "title"],
+      msg: "No occupation matches this title; give a more specific title or a description.",
+      type: "insufficient_input",
+    }],
+  });
 }
 
 /** POST candidates, analyze and classify. */
@@ -141,7 +102,14 @@ export function intelligenceRoutes(
   settings: EngineSettings,
 ) {
   const router = createRouter();
-  const caches = new WeakMap<object, RankingCache>();
+  const caches = new WeakMap<object, AnswerCache>();
+  const respond = async (c: Context<AppEnv>, request: AnswerRequest) => {
+    const answer = await withTaxonomy(
+      artifacts,
+      ({ data }) => answerFor(data, settings, caches, request),
+    );
+    return c.body(bodyOf(answer), 200, JSON_TYPE);
+  };
   const common = {
     method: "post" as const,
     tags: ["Occupation"],
@@ -162,38 +130,15 @@ export function intelligenceRoutes(
         ...problemResponses(401, 403, 415, 422, 429, 503),
       },
     }),
-    async (c) => {
+    (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, async ({ data }) => {
-        const engine = engineOf(data, settings, caches);
-        const { ranking } = await engine.rank(body.title, body.description);
-        return {
-          query: { title: body.title, description_used: ranking.descriptionUsed },
-          candidates: ranking.results.slice(0, body.limit).map((r, i) => ({
-            rank: i + 1,
-            onet_code: r.onetCode,
-            title: r.title,
-            relevance_score: r.score,
-            match_reasons: r.reasons,
-            evidence: {
-              matched_title: r.matchedTitle,
-              title_match_type: r.matchedTitleKind,
-              query_role_head: ranking.queryRoleHead,
-              candidate_role_head: r.candidateRoleHead,
-              role_head_agreement: r.roleHeadAgreement,
-              description_term_matches: r.descriptionTermMatches,
-              task_term_matches: r.taskTermMatches,
-            },
-          })),
-          decision: "candidates_only" as const,
-          mapping_selected: false as const,
-          taxonomy_version: data.release,
-          policy: engine.policy,
-          score_interpretation: "ordering_only_not_probability" as const,
-          attribution: data.attribution,
-        };
-      });
-      return c.json(response, 200);
+      return respond(c, {
+        route: "candidates",
+        title: body.title,
+        description: body.description,
+        limit: body.limit,
+        semantic: settings.semantic,
+      }) as never;
     },
   );
 
@@ -212,28 +157,15 @@ export function intelligenceRoutes(
         ...problemResponses(401, 403, 415, 422, 429, 503),
       },
     }),
-    async (c) => {
+    (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, async ({ data }) => {
-        const engine = engineOf(data, settings, caches);
-        const { ranking, skills } = await engine.rank(body.title, body.description, true);
-        const a = engine.assess(ranking);
-        return {
-          results: ranking.results.slice(0, ANALYZE_RESULTS).map((r, i) => ({
-            onet_code: r.onetCode,
-            title: r.title,
-            confidence: a.resultConfidence[i],
-            domain_grounding: a.grounding,
-            domain_grounding_explanation: a.groundingExplanation,
-            matching_skills: skills[i] ?? [],
-            confidence_explanation: resultExplanation(i, ranking, a.resultConfidence[i]),
-            related_occupations: (data.related.get(r.onetCode) ?? []).slice(0, 5),
-          })),
-          ...confidenceFields(a, body.debug),
-          taxonomy_version: data.release,
-        };
-      });
-      return c.json(response, 200);
+      return respond(c, {
+        route: "analyze",
+        title: body.title,
+        description: body.description,
+        debug: body.debug,
+        semantic: settings.semantic,
+      }) as never;
     },
   );
 
@@ -252,29 +184,15 @@ export function intelligenceRoutes(
         ...problemResponses(401, 403, 415, 422, 429, 503),
       },
     }),
-    async (c) => {
+    (c) => {
       const body = c.req.valid("json");
-      const response = await withTaxonomy(artifacts, async ({ data }) => {
-        const engine = engineOf(data, settings, caches);
-        const { ranking } = await engine.rank(body.title, body.description);
-        const top = ranking.results[0];
-        if (!top) {
-          throw new ApiError("validation_failed", "the input grounds no occupation", {
-            errors: [{
-              loc: ["body", "title"],
-              msg: "No occupation matches this title; give a more specific title or a " +
-                "description.",
-              type: "insufficient_input",
-            }],
-          });
-        }
-        return {
-          occupation: { onet_code: top.onetCode, title: top.title },
-          ...confidenceFields(engine.assess(ranking), body.debug),
-          taxonomy_version: data.release,
-        };
-      });
-      return c.json(response, 200);
+      return respond(c, {
+        route: "classify",
+        title: body.title,
+        description: body.description,
+        debug: body.debug,
+        semantic: settings.semantic,
+      }) as never;
     },
   );
   return router;

@@ -17,19 +17,12 @@ import type {
   RankOptions,
   RankQuery,
 } from "./engine/index.ts";
+import { type Answer, answerOn, type AnswerRequest, type VersionFacts } from "./respond.ts";
 
-/** One ranking, and optionally the matching skills of the first results (analyze). */
+/** One ranking. */
 export interface RankRequest {
   query: RankQuery;
   options: RankOptions;
-  /** The request's words, for the skills of the first `count` results whose words all occur. */
-  skills?: { terms: string[]; count: number };
-}
-
-/** A ranking and the skills asked for (one list per result, empty when none were asked). */
-export interface RankAnswer {
-  ranking: Ranking;
-  skills: string[][];
 }
 
 /** A taxonomy version's ranking index, wherever it runs. */
@@ -38,7 +31,9 @@ export interface Ranker {
   readonly hasVectors: boolean;
   /** Where it runs: "thread" or "worker". */
   readonly runs: "thread" | "worker";
-  rank(request: RankRequest): Promise<RankAnswer>;
+  rank(request: RankRequest): Promise<Ranking>;
+  /** The body of a candidates, analyze or classify request (respond.ts), made where it ranks. */
+  answer(request: AnswerRequest): Promise<Answer>;
   /** Frees the index (a retired version); later rankings fail. */
   close(): void;
 }
@@ -48,7 +43,7 @@ export class LocalRanker implements Ranker {
   readonly runs = "thread";
   #index: OccupationIndex | null;
   readonly hasVectors: boolean;
-  constructor(index: OccupationIndex) {
+  constructor(index: OccupationIndex, readonly facts: VersionFacts) {
     this.#index = index;
     this.hasVectors = index.hasVectors;
   }
@@ -57,9 +52,16 @@ export class LocalRanker implements Ranker {
     if (!this.#index) throw new Error("the ranking index is closed");
     return this.#index;
   }
-  rank(request: RankRequest): Promise<RankAnswer> {
+  rank(request: RankRequest): Promise<Ranking> {
     try {
-      return Promise.resolve(rankOn(this.index, request));
+      return Promise.resolve(this.index.rank(request.query, request.options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  answer(request: AnswerRequest): Promise<Answer> {
+    try {
+      return Promise.resolve(answerOn(this.index, this.facts, request));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -69,25 +71,12 @@ export class LocalRanker implements Ranker {
   }
 }
 
-/** A ranking and its skills on an index (the worker runs the same). */
-export function rankOn(index: OccupationIndex, request: RankRequest): RankAnswer {
-  const ranking = index.rank(request.query, request.options);
-  const skills = request.skills;
-  if (!skills) return { ranking, skills: [] };
-  const terms = new Set(skills.terms);
-  return {
-    ranking,
-    skills: ranking.results.slice(0, skills.count).map((r) =>
-      index.supportedSkills(r.onetCode, terms)
-    ),
-  };
-}
-
 /** A message to the ranking worker. */
 export type RankerRequest =
-  | { id: number; op: "load"; key: number; dir: string }
-  | { id: number; op: "build"; key: number; source: IndexSource }
+  | { id: number; op: "load"; key: number; dir: string; facts: VersionFacts }
+  | { id: number; op: "build"; key: number; source: IndexSource; facts: VersionFacts }
   | { id: number; op: "rank"; key: number; request: RankRequest }
+  | { id: number; op: "answer"; key: number; request: AnswerRequest }
   | { id: number; op: "drop"; key: number }
   /** Makes the worker fail as a crash would (an error outside any handler): tests only. */
   | { id: number; op: "fail" };
@@ -199,6 +188,7 @@ export class WorkerRanker implements Ranker {
     readonly from: string,
     readonly dir: string,
     readonly source: () => Promise<IndexSource>,
+    readonly facts: VersionFacts,
   ) {
     this.#key = key;
     this.#generation = shared.generation;
@@ -209,24 +199,37 @@ export class WorkerRanker implements Ranker {
    * be used, builds it there from the index source that `source` reads. `from` says how the
    * index was made: "snapshot" or "built (<why the snapshot was not used>)".
    */
-  static async load(dir: string, source: () => Promise<IndexSource>): Promise<WorkerRanker> {
-    const { key, hasVectors, from } = await loadInto(dir, source);
-    return new WorkerRanker(key, hasVectors, from, dir, source);
+  static async load(
+    dir: string,
+    source: () => Promise<IndexSource>,
+    facts: VersionFacts,
+  ): Promise<WorkerRanker> {
+    const { key, hasVectors, from } = await loadInto(dir, source, facts);
+    return new WorkerRanker(key, hasVectors, from, dir, source, facts);
   }
 
-  async rank(request: RankRequest): Promise<RankAnswer> {
+  async rank(request: RankRequest): Promise<Ranking> {
+    return await shared.send<Ranking>({ id: 0, op: "rank", key: await this.#ready(), request });
+  }
+
+  async answer(request: AnswerRequest): Promise<Answer> {
+    return await shared.send<Answer>({ id: 0, op: "answer", key: await this.#ready(), request });
+  }
+
+  /** The index's key in a live worker (loaded again if the worker failed since). */
+  async #ready(): Promise<number> {
     if (this.#key === null) throw new Error("the ranking index is closed");
     if (this.#generation !== shared.generation) {
       // The worker failed and took the index with it: load it again, once for all callers.
       this.#reloading ??= this.#reload().finally(() => this.#reloading = null);
       await this.#reloading;
     }
-    return await shared.send<RankAnswer>({ id: 0, op: "rank", key: this.#key!, request });
+    return this.#key!;
   }
 
   async #reload(): Promise<void> {
     const generation = shared.generation;
-    const { key } = await loadInto(this.dir, this.source);
+    const { key } = await loadInto(this.dir, this.source, this.facts);
     if (this.#key === null) {
       shared.drop(key);
       throw new Error("the ranking index is closed");
@@ -246,6 +249,7 @@ export class WorkerRanker implements Ranker {
 async function loadInto(
   dir: string,
   source: () => Promise<IndexSource>,
+  facts: VersionFacts,
 ): Promise<{ key: number; hasVectors: boolean; from: string }> {
   const key = shared.open();
   try {
@@ -254,6 +258,7 @@ async function loadInto(
       op: "load",
       key,
       dir,
+      facts,
     });
     if ("hasVectors" in loaded) return { key, hasVectors: loaded.hasVectors, from: "snapshot" };
     const built = await shared.send<{ hasVectors: boolean }>({
@@ -261,6 +266,7 @@ async function loadInto(
       op: "build",
       key,
       source: await source(),
+      facts,
     });
     return { key, hasVectors: built.hasVectors, from: `built (${loaded.reason})` };
   } catch (error) {

@@ -4,7 +4,10 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { buildFixture } from "../../tests/helpers.ts";
 import { readIndexSource } from "./engine/load.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
+import { parseManifest } from "../../build/manifest.ts";
+import { loadTaxonomy } from "./artifact.ts";
 import { failRankingWorker, LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
+import type { AnswerRequest } from "./respond.ts";
 
 const TITLES = [
   "Registered Nurse",
@@ -18,15 +21,24 @@ const TITLES = [
   "",
 ];
 
+const DESCRIPTION = "Prepare food, clean the kitchen and manage a small team.";
+
 function requests(): RankRequest[] {
   return TITLES.flatMap((title) => [
     { query: { title }, options: { limit: 10, semantic: true } },
-    {
-      query: { title, description: "Prepare food, clean the kitchen and manage a small team." },
-      options: { limit: 5, semantic: false },
-      skills: { terms: ["data", "python", "food", "kitchen", "customer", "service"], count: 5 },
-    },
+    { query: { title, description: DESCRIPTION }, options: { limit: 5, semantic: false } },
   ]);
+}
+
+/** Every route's body for each title, with and without a description and the vectors. */
+function answerRequests(): AnswerRequest[] {
+  return TITLES.flatMap((title) =>
+    [true, false].flatMap((semantic): AnswerRequest[] => [
+      { route: "candidates", title, limit: 3, semantic },
+      { route: "analyze", title, description: DESCRIPTION, debug: true, semantic },
+      { route: "classify", title, debug: false, semantic },
+    ])
+  );
 }
 
 Deno.test("the ranking worker answers exactly as the index on this thread, from a snapshot or built from the source", async () => {
@@ -36,17 +48,20 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
     const versionDir = join(dir, "taxonomy", built.version);
     const snapshot = await readSnapshot(versionDir);
     assert.ok(snapshot.index, snapshot.reason ?? "");
-    const local = new LocalRanker(snapshot.index);
     const instance = await DuckDBInstance.create(join(versionDir, "taxonomy.duckdb"), {
       access_mode: "READ_ONLY",
     });
     const connection = await instance.connect();
     try {
-      const fromSnapshot = await WorkerRanker.load(versionDir, () => readIndexSource(connection));
+      const manifest = parseManifest(await Deno.readTextFile(join(versionDir, "manifest.json")));
+      const facts = await loadTaxonomy(connection, manifest);
+      const local = new LocalRanker(snapshot.index, facts);
+      const source = () => readIndexSource(connection);
+      const fromSnapshot = await WorkerRanker.load(versionDir, source, facts);
       assert.equal(fromSnapshot.from, "snapshot");
       assert.equal(fromSnapshot.hasVectors, local.hasVectors);
       await Deno.remove(join(versionDir, "engine.snapshot"));
-      const rebuilt = await WorkerRanker.load(versionDir, () => readIndexSource(connection));
+      const rebuilt = await WorkerRanker.load(versionDir, source, facts);
       assert.equal(rebuilt.from, "built (no snapshot)");
       try {
         // Sent all at once: answers come back to the right callers, in any interleaving.
@@ -58,8 +73,19 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
         ]);
         assert.deepEqual(b, a);
         assert.deepEqual(c, a);
-        assert.ok(a.some(({ ranking }) => ranking.results.length > 0));
-        assert.ok(a.every(({ skills }, i) => all[i].skills || skills.length === 0));
+        assert.ok(a.some((ranking) => ranking.results.length > 0));
+        // The bodies, made in the worker, are the same bytes as on this thread.
+        const bodies = answerRequests();
+        const [x, y] = await Promise.all([
+          Promise.all(bodies.map((r) => local.answer(r))),
+          Promise.all(bodies.map((r) => rebuilt.answer(r))),
+        ]);
+        assert.deepEqual(y, x);
+        assert.ok(x.some((answer) => "insufficient" in answer), "no classify without a match");
+        assert.ok(
+          x.some((answer) => "json" in answer && JSON.parse(answer.json).results?.[0]),
+          "no analyze result",
+        );
       } finally {
         fromSnapshot.close();
         rebuilt.close();
@@ -81,7 +107,7 @@ Deno.test("a ranking worker that dies is replaced: the next rankings load the ve
     const versionDir = join(dir, "taxonomy", built.version);
     const ranker = await WorkerRanker.load(versionDir, () => {
       throw new Error("the snapshot is there: no source needed");
-    });
+    }, { release: built.version, attribution: "", related: new Map(), calibrations: new Map() });
     try {
       const [request] = requests();
       const before = await ranker.rank(request);

@@ -4,17 +4,25 @@
  * candidates request, so here it runs on the machine's other core while the request thread parses,
  * meters and answers. One index per loaded taxonomy version, by a key the request thread gives.
  *
- * Messages, answered by id: `load` (the version's engine snapshot), `build` (from the index
- * source, when the snapshot could not be used), `rank`, `drop` (and `fail`, which tests use to
- * crash the worker). Loading and building pause between slices, so rankings on the versions
+ * Messages, answered by id: `load` (the version's engine snapshot and the facts its answers
+ * need), `build` (from the index source, when the snapshot could not be used), `rank`, `answer`
+ * (the JSON body of a candidates, analyze or classify request: respond.ts), `drop` (and `fail`,
+ * which tests use to crash the worker). Loading and building pause between slices, so rankings on the versions
  * already here go on while a new one loads.
  */
 /// <reference lib="deno.worker" />
 import { OccupationIndex } from "./engine/index.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
-import { type RankerReply, type RankerRequest, rankOn } from "./ranker.ts";
+import type { RankerReply, RankerRequest } from "./ranker.ts";
+import { answerOn, type VersionFacts } from "./respond.ts";
 
-const indexes = new Map<number, OccupationIndex>();
+const indexes = new Map<number, { index: OccupationIndex; facts: VersionFacts }>();
+
+function loaded(key: number): { index: OccupationIndex; facts: VersionFacts } {
+  const found = indexes.get(key);
+  if (!found) throw new Error(`no ranking index ${key} in the worker`);
+  return found;
+}
 
 function reply(message: RankerReply): void {
   self.postMessage(message);
@@ -24,7 +32,7 @@ async function handle(message: RankerRequest): Promise<void> {
   switch (message.op) {
     case "load": {
       const read = await readSnapshot(message.dir);
-      if (read.index) indexes.set(message.key, read.index);
+      if (read.index) indexes.set(message.key, { index: read.index, facts: message.facts });
       reply({
         id: message.id,
         ok: true,
@@ -34,14 +42,18 @@ async function handle(message: RankerRequest): Promise<void> {
     }
     case "build": {
       const index = await OccupationIndex.buildAsync(message.source);
-      indexes.set(message.key, index);
+      indexes.set(message.key, { index, facts: message.facts });
       reply({ id: message.id, ok: true, value: { hasVectors: index.hasVectors } });
       return;
     }
     case "rank": {
-      const index = indexes.get(message.key);
-      if (!index) throw new Error(`no ranking index ${message.key} in the worker`);
-      reply({ id: message.id, ok: true, value: rankOn(index, message.request) });
+      const { query, options } = message.request;
+      reply({ id: message.id, ok: true, value: loaded(message.key).index.rank(query, options) });
+      return;
+    }
+    case "answer": {
+      const { index, facts } = loaded(message.key);
+      reply({ id: message.id, ok: true, value: answerOn(index, facts, message.request) });
       return;
     }
     case "fail":

@@ -18,6 +18,7 @@ import { indexTerms, tokenize } from "../../text/normalize.ts";
 import { cleanTitle, readDescription, roleHead } from "./text.ts";
 import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
 import { runSliced, timerPause } from "../../stores/snapshot.ts";
+import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
 export const RANKER_VERSION = "4";
@@ -334,6 +335,10 @@ const SEMANTIC_ONLY_MIN = 0.7;
 const SHORTLIST = 40;
 const SEGMENT_HEAD_BONUS = 100;
 const SEMANTIC_SHORTLIST = 8;
+/** The matrices of a DotSpace, in the order #placeVectors gives them. */
+const OCCUPATION_ROWS = 0;
+const CENTRE_ROWS = 1;
+const PROTOTYPE_ROWS = 2;
 /** Doubles per title in the title loop's records (one cache line). */
 const TITLE_REC = 8;
 
@@ -433,6 +438,8 @@ export class OccupationIndex {
   #groups: Int32Array[] | null = null;
   #groupCentres: Float32Array | null = null;
   #prototypeOffsets: Int32Array | null = null;
+  /** The three matrices above and the query's vector in WebAssembly memory (engine/dot.ts). */
+  #space: DotSpace | null = null;
   #titlesByOcc!: Int32Array[];
   /** term id -> [occupation, number of its titles with the term, ...] flattened. */
   #occPostings!: Int32Array[];
@@ -491,8 +498,7 @@ export class OccupationIndex {
     scores: Float64Array;
     semantic: Float64Array;
     centroid: Float64Array;
-    /** The query's vector and its similarity to each group centre. */
-    queryVector: Float32Array;
+    /** The query's similarity to each group centre. */
     centres: Float64Array;
   };
   #touched!: Int32Array;
@@ -568,7 +574,6 @@ export class OccupationIndex {
       scores: new Float64Array(nOcc),
       semantic: new Float64Array(nOcc),
       centroid: new Float64Array(nOcc),
-      queryVector: new Float32Array(0),
       centres: new Float64Array(0),
     };
   }
@@ -608,6 +613,7 @@ export class OccupationIndex {
       OccupationIndex.#fields[name][1](index, byName.get(name));
       yield;
     }
+    index.#placeVectors();
     index.#allocateScratch(index.#titleOcc.length);
     return index;
   }
@@ -656,10 +662,11 @@ export class OccupationIndex {
     primaryNorm: [(i) => i.#primaryNorm, (i, v) => i.#primaryNorm = v],
     textLength: [(i) => i.#textLength, (i, v) => i.#textLength = v],
     textAvg: [(i) => i.#textAvg, (i, v) => i.#textAvg = v],
-    occVectors: [(i) => i.#occVectors, (i, v) => i.#occVectors = v],
-    prototypes: [(i) => i.#prototypes, (i, v) => i.#prototypes = v],
+    // Copies: the live ones are views of the WebAssembly memory, which V8 would write whole.
+    occVectors: [(i) => i.#occVectors?.slice() ?? null, (i, v) => i.#occVectors = v],
+    prototypes: [(i) => i.#prototypes?.slice() ?? null, (i, v) => i.#prototypes = v],
     groups: [(i) => i.#groups, (i, v) => i.#groups = v],
-    groupCentres: [(i) => i.#groupCentres, (i, v) => i.#groupCentres = v],
+    groupCentres: [(i) => i.#groupCentres?.slice() ?? null, (i, v) => i.#groupCentres = v],
     prototypeOffsets: [(i) => i.#prototypeOffsets, (i, v) => i.#prototypeOffsets = v],
     titlesByOcc: [(i) => i.#titlesByOcc, (i, v) => i.#titlesByOcc = v],
     occPostings: [(i) => i.#occPostings, (i, v) => i.#occPostings = v],
@@ -932,7 +939,7 @@ export class OccupationIndex {
         let best = 0;
         let bestDot = -Infinity;
         for (let g = 0; g < groupCount; g++) {
-          const d = dot(v, centresOut, g * dims);
+          const d = dotJs(v, centresOut, g * dims);
           if (d > bestDot) [best, bestDot] = [g, d];
         }
         members[best].push(occ);
@@ -982,6 +989,19 @@ export class OccupationIndex {
     for (let i = 0; i < all.length; i++) prototypes.set(all[i], i * dims);
     this.#prototypes = prototypes;
     this.#prototypeOffsets = Int32Array.from(offsets);
+    this.#placeVectors();
+  }
+
+  /** Moves the semantic channel's matrices into WebAssembly memory for the query's dot products. */
+  #placeVectors(): void {
+    if (!this.#occVectors || !this.#groupCentres || !this.#prototypes || !this.#vectors) return;
+    const space = new DotSpace(this.#vectors.dims, [
+      this.#occVectors,
+      this.#groupCentres,
+      this.#prototypes,
+    ]);
+    [this.#occVectors, this.#groupCentres, this.#prototypes] = space.matrices;
+    this.#space = space;
   }
 
   /** Idf of a title term (average idf for a word no title has). */
@@ -1282,11 +1302,7 @@ export class OccupationIndex {
     let semantic: Float64Array | null = null;
     let queryVector: Float32Array | null = null;
     if (semanticOn) {
-      // Sized here: the build allocates the scratch buffers before the vectors exist.
-      if (work.queryVector.length !== this.#vectors!.dims) {
-        work.queryVector = new Float32Array(this.#vectors!.dims);
-      }
-      queryVector = work.queryVector.fill(0);
+      queryVector = this.#space!.query.fill(0);
       if (!this.#embed(qTerms, queryVector)) queryVector = null;
     }
     const scores = work.scores;
@@ -1309,28 +1325,25 @@ export class OccupationIndex {
     }
     if (queryVector) {
       semantic = work.semantic;
-      const dims = queryVector.length;
-      const occVectors = this.#occVectors!;
+      const space = this.#space!;
       // Occupation centroids are searched through the groups whose centres are closest to the
       // query (an inverted-file search: a fraction of the dot products of a full scan).
       const centroid = work.centroid;
       const groups = this.#groups!;
       if (work.centres.length !== groups.length) work.centres = new Float64Array(groups.length);
       const centres = work.centres;
-      for (let g = 0; g < groups.length; g++) {
-        centres[g] = dot(queryVector, this.#groupCentres!, g * dims) + 1;
-      }
+      for (let g = 0; g < groups.length; g++) centres[g] = space.dot(CENTRE_ROWS, g) + 1;
       for (const g of topIndices(centres, GROUP_PROBES)) {
-        for (const occ of groups[g]) centroid[occ] = dot(queryVector, occVectors, occ * dims);
+        for (const occ of groups[g]) centroid[occ] = space.dot(OCCUPATION_ROWS, occ);
       }
       const byCentroid = topIndices(centroid, SEMANTIC_SHORTLIST);
       const lexicalTop = topIndices(titleScore, SEMANTIC_SHORTLIST);
+      const offsets = this.#prototypeOffsets!;
       for (const occ of new Set([...byCentroid, ...lexicalTop])) {
-        if (centroid[occ] === 0) centroid[occ] = dot(queryVector, occVectors, occ * dims);
+        if (centroid[occ] === 0) centroid[occ] = space.dot(OCCUPATION_ROWS, occ);
         let best = centroid[occ];
-        const protos = this.#prototypes!;
-        for (let p = this.#prototypeOffsets![occ]; p < this.#prototypeOffsets![occ + 1]; p++) {
-          best = Math.max(best, dot(queryVector, protos, p * dims));
+        for (let p = offsets[occ]; p < offsets[occ + 1]; p++) {
+          best = Math.max(best, space.dot(PROTOTYPE_ROWS, p));
         }
         semantic[occ] = best;
         if (best >= SEMANTIC_ONLY_MIN) add(occ);
@@ -1776,21 +1789,6 @@ function dotArrays(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
   return sum;
-}
-
-function dot(q: Float32Array, matrix: Float32Array, offset: number): number {
-  // Unrolled by four: the hot loop of the semantic channel.
-  let a = 0, b = 0, c = 0, d = 0;
-  const n = q.length - (q.length % 4);
-  let i = 0;
-  for (; i < n; i += 4) {
-    a += q[i] * matrix[offset + i];
-    b += q[i + 1] * matrix[offset + i + 1];
-    c += q[i + 2] * matrix[offset + i + 2];
-    d += q[i + 3] * matrix[offset + i + 3];
-  }
-  for (; i < q.length; i++) a += q[i] * matrix[offset + i];
-  return a + b + c + d;
 }
 
 function topIndices(values: Float64Array, k: number): number[] {

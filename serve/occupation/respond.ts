@@ -1,0 +1,149 @@
+/**
+ * The bodies of candidates, analyze and classify (spec 4.1, shapes 2.2-2.5), made where the
+ * version's ranking index lives: in the ranking worker by default (ranker.ts), so the request
+ * thread gets one JSON string back instead of a ranking to copy across threads, shape and encode
+ * (about 50 µs of CPU per uncached request on this machine, and most of the garbage).
+ *
+ * Pure: a ranking, the version's facts (release, attribution, calibrations, related occupations)
+ * and the request's own fields decide the body.
+ */
+import type { OccupationIndex, Ranking } from "./engine/index.ts";
+import { assess, type Assessment, type Calibration, percent } from "./engine/confidence.ts";
+import { type Channel, retrievalPolicy } from "./engine/calibrate.ts";
+import type { RelatedOccupation } from "./artifact.ts";
+import { indexTerms } from "../text/normalize.ts";
+
+/** Results analyze returns. */
+export const ANALYZE_RESULTS = 5;
+/** Results ranked per request: the largest candidates limit, and the confidence's score shape. */
+const RANK_DEPTH = 10;
+
+/** What a version's answers need besides its index; the same on both threads. */
+export interface VersionFacts {
+  release: string;
+  attribution: string;
+  /** Related occupations of each occupation, closest first. */
+  related: Map<string, RelatedOccupation[]>;
+  /** Confidence calibration per retrieval channel (the lexical one always there). */
+  calibrations: Map<Channel, Calibration>;
+}
+
+/** One request to candidates, analyze or classify, as validated. */
+export type AnswerRequest =
+  & {
+    title: string;
+    description?: string;
+    /** Use the semantic channel (the server's setting, and the index has vectors). */
+    semantic: boolean;
+  }
+  & (
+    | { route: "candidates"; limit: number }
+    | { route: "analyze" | "classify"; debug: boolean }
+  );
+
+/** A 200 body, or classify's "no occupation at all" (the caller answers 422). */
+export type Answer = { json: string } | { insufficient: true };
+
+/** The answer to a request on a version's index. */
+export function answerOn(
+  index: OccupationIndex,
+  facts: VersionFacts,
+  request: AnswerRequest,
+): Answer {
+  const channel: Channel = request.semantic && index.hasVectors ? "hybrid" : "lexical";
+  const ranking = index.rank(
+    { title: request.title, description: request.description },
+    { limit: RANK_DEPTH, semantic: channel === "hybrid" },
+  );
+  const calibration = facts.calibrations.get(channel) ?? facts.calibrations.get("lexical")!;
+  switch (request.route) {
+    case "candidates":
+      return {
+        json: JSON.stringify({
+          query: { title: request.title, description_used: ranking.descriptionUsed },
+          candidates: ranking.results.slice(0, request.limit).map((r, i) => ({
+            rank: i + 1,
+            onet_code: r.onetCode,
+            title: r.title,
+            relevance_score: r.score,
+            match_reasons: r.reasons,
+            evidence: {
+              matched_title: r.matchedTitle,
+              title_match_type: r.matchedTitleKind,
+              query_role_head: ranking.queryRoleHead,
+              candidate_role_head: r.candidateRoleHead,
+              role_head_agreement: r.roleHeadAgreement,
+              description_term_matches: r.descriptionTermMatches,
+              task_term_matches: r.taskTermMatches,
+            },
+          })),
+          decision: "candidates_only",
+          mapping_selected: false,
+          taxonomy_version: facts.release,
+          policy: retrievalPolicy(channel, facts.release),
+          score_interpretation: "ordering_only_not_probability",
+          attribution: facts.attribution,
+        }),
+      };
+    case "analyze": {
+      const a = assess(ranking, calibration);
+      // Skills of a result whose words all occur in the title or the description.
+      const terms = new Set(indexTerms(`${request.title} ${request.description ?? ""}`));
+      return {
+        json: JSON.stringify({
+          results: ranking.results.slice(0, ANALYZE_RESULTS).map((r, i) => ({
+            onet_code: r.onetCode,
+            title: r.title,
+            confidence: a.resultConfidence[i],
+            domain_grounding: a.grounding,
+            domain_grounding_explanation: a.groundingExplanation,
+            matching_skills: index.supportedSkills(r.onetCode, terms),
+            confidence_explanation: resultExplanation(i, ranking, a.resultConfidence[i]),
+            related_occupations: (facts.related.get(r.onetCode) ?? []).slice(0, 5),
+          })),
+          ...confidenceFields(a, request.debug),
+          taxonomy_version: facts.release,
+        }),
+      };
+    }
+    case "classify": {
+      const top = ranking.results[0];
+      if (!top) return { insufficient: true };
+      return {
+        json: JSON.stringify({
+          occupation: { onet_code: top.onetCode, title: top.title },
+          ...confidenceFields(assess(ranking, calibration), request.debug),
+          taxonomy_version: facts.release,
+        }),
+      };
+    }
+  }
+}
+
+function resultExplanation(rank: number, ranking: Ranking, confidence: number): string {
+  const r = ranking.results[rank];
+  const how = r.exact
+    ? `matches the known title "${r.matchedTitle}"`
+    : r.semanticOnly
+    ? "is suggested by words with a similar meaning"
+    : r.titleMatched
+    ? `is closest to the known title "${r.matchedTitle}"`
+    : "shares related words with the occupation's titles or duties";
+  const head = r.roleHeadAgreement ? `, same role ("${r.candidateRoleHead}")` : "";
+  return `Rank ${rank + 1}: the title ${how}${head}; ${
+    percent(confidence)
+  } probability of being the right occupation.`;
+}
+
+function confidenceFields(a: Assessment, debug: boolean) {
+  return {
+    confidence: a.confidence,
+    confidence_raw: a.confidenceRaw,
+    confidence_band: a.band,
+    domain_grounding: a.grounding,
+    domain_grounding_explanation: a.groundingExplanation,
+    confidence_explanation: a.explanation,
+    calibration_method: "logistic_regression",
+    ...(debug ? { confidence_debug: a.debug, decision: a.decision } : {}),
+  };
+}
