@@ -5,7 +5,7 @@ import { assignFolds, postingVariant, splitFold } from "./devset.ts";
 import { calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
-import { normalizeTitle } from "../../text/normalize.ts";
+import { indexTerms, normalizeTitle } from "../../text/normalize.ts";
 import { assess, type Calibration, CONFIDENCE_FEATURES } from "./confidence.ts";
 import { splitSharedTitles } from "./calibrate.ts";
 
@@ -122,6 +122,58 @@ Deno.test("the index ranks by title, role head and description, deterministicall
     index.supportedSkills("29-1141.00", new Set(["microsoft", "excel"])),
     ["Microsoft Excel"],
   );
+});
+
+Deno.test("matching skills: every word of a skill or technology name in the request, in list order", () => {
+  // Occupations with more names than a title has words, so the quick rejection is exercised.
+  const many = (code: string, title: string, names: string[]): IndexOccupation => ({
+    ...occupation(code, title, ""),
+    technologies: names,
+    skills: ["Active Listening", "Critical Thinking", "Monitoring"],
+  });
+  const rich = [
+    many("15-1252.00", "Software Developers", [
+      "Python",
+      "JavaScript",
+      "Microsoft Excel",
+      "Microsoft Visual Studio",
+      "Git",
+      "Amazon Web Services AWS software",
+    ]),
+    many("29-1141.00", "Registered Nurses", ["Epic Systems", "Microsoft Excel", "MEDITECH"]),
+    many("53-3032.00", "Heavy and Tractor-Trailer Truck Drivers", ["Route navigation software"]),
+  ];
+  const index = new OccupationIndex({ occupations: rich, titles, vectors: null });
+  // The reference: read every name of the occupation (what the quick rejection must not change).
+  const reference = (o: IndexOccupation, terms: Set<string>) => {
+    const out: string[] = [];
+    for (const name of [...o.technologies, ...o.skills]) {
+      const words = indexTerms(name);
+      if (words.length > 0 && words.every((w) => terms.has(w)) && !out.includes(name)) {
+        out.push(name);
+      }
+    }
+    return out.slice(0, 10);
+  };
+  const sets = [
+    ["microsoft", "excel"],
+    ["python", "developer"],
+    ["nurse", "epic", "system"],
+    ["truck", "driver"],
+    ["monitoring"],
+    [],
+    [...new Set(rich.flatMap((o) => [...o.technologies, ...o.skills].flatMap(indexTerms)))],
+  ].map((words) => new Set(words));
+  let found = 0;
+  for (const o of rich) {
+    for (const terms of sets) {
+      const got = index.supportedSkills(o.onetCode, terms);
+      assert.deepEqual(got, reference(o, terms), `${o.onetCode} [${[...terms]}]`);
+      found += got.length;
+    }
+  }
+  assert.ok(found >= 10, String(found));
+  assert.deepEqual(index.supportedSkills("00-0000.00", sets[0]), []);
 });
 
 Deno.test("a misspelt word stands in by character trigrams; the title vote is relative to the best", () => {

@@ -457,6 +457,7 @@ export class OccupationIndex {
   readonly #w: RankerWeights;
   /** Per occupation: technology then skill names with their index terms (for matching_skills). */
   #skillTerms!: [string, string[]][][];
+  readonly #skillWordOccs = new Map<string, Int32Array>();
   /**
    * Per title, one 64-byte record of what the title loop of rank reads and writes: its two
    * matched-idf sums (scratch, zero between calls), weight, BM25 length factor, role head id and
@@ -494,6 +495,9 @@ export class OccupationIndex {
     /** Channel values per occupation (FUSION_FEATURES), allocated on the first request for them. */
     features: Float64Array;
     inPool: Uint8Array;
+    /** Occupations with a title match, and those whose centroid was compared (any order). */
+    titled: Int32Array;
+    probed: Int32Array;
     pool: Int32Array;
     scores: Float64Array;
     semantic: Float64Array;
@@ -541,6 +545,17 @@ export class OccupationIndex {
   /** Per-request scratch buffers, sized for the titles and occupations (reused: rank is sync). */
   #allocateScratch(nTitles: number): void {
     const nOcc = this.occupations.length;
+    // Derived, not stored: per word of a skill or technology name, the occupations (ascending)
+    // with that word in one of theirs.
+    const occsOfWord = new Map<string, number[]>();
+    for (let occ = 0; occ < nOcc; occ++) {
+      for (const word of new Set(this.#skillTerms[occ].flatMap(([, words]) => words))) {
+        const list = occsOfWord.get(word);
+        if (list) list.push(occ);
+        else occsOfWord.set(word, [occ]);
+      }
+    }
+    for (const [word, list] of occsOfWord) this.#skillWordOccs.set(word, Int32Array.from(list));
     const rec = new Float64Array(TITLE_REC * nTitles);
     for (let t = 0; t < nTitles; t++) {
       rec[t * TITLE_REC + 2] = this.#titleWeight[t];
@@ -570,6 +585,8 @@ export class OccupationIndex {
       qualifier: new Float64Array(nOcc),
       features: new Float64Array(0),
       inPool: new Uint8Array(nOcc),
+      titled: new Int32Array(nOcc),
+      probed: new Int32Array(nOcc),
       pool: new Int32Array(nOcc),
       scores: new Float64Array(nOcc),
       semantic: new Float64Array(nOcc),
@@ -1209,6 +1226,9 @@ export class OccupationIndex {
     work.bestTitle.fill(-1);
     const { titleScore, bestTitle, exactOcc, phraseOcc } = work;
     const paddedQuery = ` ${qNorm} `;
+    // The occupations the title loop reaches, in the order it first reaches them.
+    const titled = work.titled;
+    let nTitled = 0;
     // Hot loop: fields and weights in locals.
     const { query_cover: wQuery, title_cover: wTitle, head: wHead, phrase: wPhrase } = this.#w;
     for (let k = 0; k < nTouched; k++) {
@@ -1230,6 +1250,7 @@ export class OccupationIndex {
       agg[occ] += fastExp(m * bm25);
       vote[occ] += fastExp(mT * bm25);
       const current = bestTitle[occ];
+      if (current < 0) titled[nTitled++] = occ;
       if (
         current < 0 || s > titleScore[occ] + 1e-12 ||
         (Math.abs(s - titleScore[occ]) <= 1e-12 && this.#preferTitle(t, current))
@@ -1333,11 +1354,17 @@ export class OccupationIndex {
       if (work.centres.length !== groups.length) work.centres = new Float64Array(groups.length);
       const centres = work.centres;
       for (let g = 0; g < groups.length; g++) centres[g] = space.dot(CENTRE_ROWS, g) + 1;
+      const probed = work.probed;
+      let nProbed = 0;
       for (const g of topIndices(centres, GROUP_PROBES)) {
-        for (const occ of groups[g]) centroid[occ] = space.dot(OCCUPATION_ROWS, occ);
+        for (const occ of groups[g]) {
+          centroid[occ] = space.dot(OCCUPATION_ROWS, occ);
+          probed[nProbed++] = occ;
+        }
       }
-      const byCentroid = topIndices(centroid, SEMANTIC_SHORTLIST);
-      const lexicalTop = topIndices(titleScore, SEMANTIC_SHORTLIST);
+      // The groups share no occupation, and no other centroid or title score is set.
+      const byCentroid = topIndices(centroid, SEMANTIC_SHORTLIST, probed, nProbed);
+      const lexicalTop = topIndices(titleScore, SEMANTIC_SHORTLIST, titled, nTitled);
       const offsets = this.#prototypeOffsets!;
       for (const occ of new Set([...byCentroid, ...lexicalTop])) {
         if (centroid[occ] === 0) centroid[occ] = space.dot(OCCUPATION_ROWS, occ);
@@ -1573,8 +1600,11 @@ export class OccupationIndex {
 
   /** Skills and technologies of an occupation whose words all occur in the given terms. */
   supportedSkills(onetCode: string, terms: Set<string>, limit = 10): string[] {
-    const names = this.#skillTerms[this.#occIndex.get(onetCode) ?? -1];
+    const occ = this.#occIndex.get(onetCode) ?? -1;
+    const names = this.#skillTerms[occ];
     if (!names) return [];
+    // Most results share no word with a title: those are answered without reading their names.
+    if (terms.size < names.length && !this.#anySkillWord(occ, terms)) return [];
     const out: string[] = [];
     for (const [name, words] of names) {
       if (words.every((w) => terms.has(w)) && !out.includes(name)) {
@@ -1583,6 +1613,23 @@ export class OccupationIndex {
       }
     }
     return out;
+  }
+
+  /** Whether a skill or technology name of the occupation has one of the terms. */
+  #anySkillWord(occ: number, terms: Set<string>): boolean {
+    for (const term of terms) {
+      const list = this.#skillWordOccs.get(term);
+      if (!list) continue;
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid] < occ) lo = mid + 1;
+        else hi = mid;
+      }
+      if (list[lo] === occ) return true;
+    }
+    return false;
   }
 
   #preferTitle(a: number, b: number): boolean {
@@ -1791,14 +1838,26 @@ function dotArrays(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-function topIndices(values: Float64Array, k: number): number[] {
+/**
+ * The indexes of the k largest positive values, largest first, ties to the lower index. With
+ * `among` (its first `n` entries, in any order), only those indexes are looked at: the caller
+ * knows every other value is zero, and skips a scan of all of them.
+ */
+function topIndices(
+  values: Float64Array,
+  k: number,
+  among?: Int32Array,
+  n = among ? among.length : values.length,
+): number[] {
   // Partial selection: k is small, so an insertion into a sorted window beats a full sort.
   const top: number[] = [];
-  for (let i = 0; i < values.length; i++) {
+  const ahead = (v: number, i: number, j: number) => v > values[j] || (v === values[j] && i < j);
+  for (let c = 0; c < n; c++) {
+    const i = among ? among[c] : c;
     const v = values[i];
-    if (v <= 0 || (top.length === k && v <= values[top[k - 1]])) continue;
+    if (v <= 0 || (top.length === k && !ahead(v, i, top[k - 1]))) continue;
     let j = top.length < k ? top.length : k - 1;
-    while (j > 0 && values[top[j - 1]] < v) {
+    while (j > 0 && ahead(v, i, top[j - 1])) {
       top[j] = top[j - 1];
       j--;
     }
