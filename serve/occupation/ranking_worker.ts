@@ -7,8 +7,8 @@
  * Messages, answered by id: `load` (the version's engine snapshot and the facts its answers
  * need), `build` (from the index source, when the snapshot could not be used), `rank`, `answer`
  * (the JSON body of a candidates, analyze or classify request: respond.ts), `drop` (and `fail`,
- * which tests use to crash the worker). Loading and building pause between slices, so rankings on the versions
- * already here go on while a new one loads.
+ * which tests use to crash the worker). Loading and building pause between slices, so rankings
+ * on the versions already here go on while a new one loads.
  */
 /// <reference lib="deno.worker" />
 import { OccupationIndex } from "./engine/index.ts";

@@ -543,12 +543,13 @@ export class OccupationIndex {
   }
 
   /** Per-request scratch buffers, sized for the titles and occupations (reused: rank is sync). */
-  #allocateScratch(nTitles: number): void {
-    const nOcc = this.occupations.length;
-    // Derived, not stored: per word of a skill or technology name, the occupations (ascending)
-    // with that word in one of theirs.
+  /**
+   * Derived from the skill terms, not stored in the snapshot: per word of a skill or technology
+   * name, the occupations (ascending) with that word in one of theirs.
+   */
+  #indexSkillWords(): void {
     const occsOfWord = new Map<string, number[]>();
-    for (let occ = 0; occ < nOcc; occ++) {
+    for (let occ = 0; occ < this.occupations.length; occ++) {
       for (const word of new Set(this.#skillTerms[occ].flatMap(([, words]) => words))) {
         const list = occsOfWord.get(word);
         if (list) list.push(occ);
@@ -556,6 +557,10 @@ export class OccupationIndex {
       }
     }
     for (const [word, list] of occsOfWord) this.#skillWordOccs.set(word, Int32Array.from(list));
+  }
+
+  #allocateScratch(nTitles: number): void {
+    const nOcc = this.occupations.length;
     const rec = new Float64Array(TITLE_REC * nTitles);
     for (let t = 0; t < nTitles; t++) {
       rec[t * TITLE_REC + 2] = this.#titleWeight[t];
@@ -631,6 +636,7 @@ export class OccupationIndex {
       yield;
     }
     index.#placeVectors();
+    index.#indexSkillWords();
     index.#allocateScratch(index.#titleOcc.length);
     return index;
   }
@@ -844,6 +850,7 @@ export class OccupationIndex {
 
     // Context text: description and tasks, one document per occupation.
     this.#textLength = new Float64Array(nOcc);
+    this.#indexSkillWords();
     this.#allocateScratch(n);
     const text = new Map<string, number[]>();
     for (let occ = 0; occ < nOcc; occ++) {
