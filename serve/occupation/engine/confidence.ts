@@ -244,9 +244,15 @@ export function assess(ranking: Ranking, calibration: Calibration): Assessment {
   const confidence = r4(
     predict(segmentModel(calibration.model, ranking), confidenceFeatures(ranking)),
   );
+  // The other results in proportion to their score shares, on the scale the top result sets
+  // (confidence per share), shrunk when that would take the list past 1. A result never shows
+  // more confidence than one ranked above it: sharing out all of 1 - confidence by score share,
+  // as before, gave the second of two near-tied results up to twice the first's confidence (in 552
+  // of 1,995 analyze answers for posting titles), though the outcome "neither is right" is there too.
   const rest = 1 - shares[0];
+  const scale = Math.min(confidence / shares[0], rest > 0 ? (1 - confidence) / rest : 0);
   const resultConfidence = ranking.results.map((_, i) =>
-    i === 0 ? confidence : r4(rest > 0 ? (1 - confidence) * (shares[i] ?? 0) / rest : 0)
+    i === 0 ? confidence : r4((shares[i] ?? 0) * scale)
   );
   const b = band(confidence);
   const decision: { decision: Decision; reason: string; applied_rule: string } = b === "high"

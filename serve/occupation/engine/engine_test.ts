@@ -291,6 +291,36 @@ Deno.test("an exact title match is calibrated by a model of its own", () => {
   assert.equal(assess(exact, { ...calibration, model: flatModel(0) }).confidence, 0.5);
 });
 
+Deno.test("analyze's result confidences never rise down the list and sum to at most 1", () => {
+  const index = new OccupationIndex({ occupations, titles, vectors: null });
+  const flat = (intercept: number): Calibration => ({
+    ranker_version: "test",
+    method: "logistic_regression",
+    model: {
+      features: [...CONFIDENCE_FEATURES],
+      weights: [...CONFIDENCE_FEATURES.map(() => 0), intercept],
+    },
+    report: {},
+  });
+  // "Staff" is a title word of a nurse and a driver occupation: two close scores.
+  const ranking = index.rank({ title: "Staff" }, { limit: 3, semantic: false });
+  assert.ok(ranking.results.length >= 2);
+  for (const intercept of [-3, -1, 0, 1, 3]) {
+    const { confidence, resultConfidence } = assess(ranking, flat(intercept));
+    assert.equal(resultConfidence[0], confidence);
+    for (let i = 1; i < resultConfidence.length; i++) {
+      assert.ok(
+        resultConfidence[i] <= resultConfidence[i - 1],
+        `${intercept}: ${resultConfidence}`,
+      );
+    }
+    assert.ok(resultConfidence.reduce((a, b) => a + b, 0) <= 1.0001, String(resultConfidence));
+  }
+  // A low top confidence: the second result, nearly tied, gets about as much, not the rest of 1.
+  const low = assess(ranking, flat(-3)).resultConfidence;
+  assert.ok(low[1] > 0 && low[1] <= low[0], String(low));
+});
+
 Deno.test("a vague title is decided by the title phrases its description names", () => {
   const source = {
     occupations: [
