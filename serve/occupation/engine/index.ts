@@ -1085,13 +1085,7 @@ export class OccupationIndex {
       if (this.#terms.has(term.slice(i))) return term.slice(i);
     }
     const sorted = this.#sortedTerms;
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid] < term) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(sorted, term);
     let best: string | null = null;
     let bestLength = Math.max(6, Math.ceil(term.length * 0.7)) - 1;
     for (const candidate of [sorted[lo - 1], sorted[lo]]) {
@@ -1626,15 +1620,7 @@ export class OccupationIndex {
   #anySkillWord(occ: number, terms: Set<string>): boolean {
     for (const term of terms) {
       const list = this.#skillWordOccs.get(term);
-      if (!list) continue;
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (list[mid] < occ) lo = mid + 1;
-        else hi = mid;
-      }
-      if (list[lo] === occ) return true;
+      if (list && list[lowerBound(list, occ)] === occ) return true;
     }
     return false;
   }
@@ -1837,6 +1823,18 @@ function normalise(v: Float32Array): void {
   for (let i = 0; i < v.length; i++) sum += v[i] * v[i];
   const norm = Math.sqrt(sum);
   if (norm > 0) { for (let i = 0; i < v.length; i++) v[i] /= norm; }
+}
+
+/** The first index of a sorted list whose value is not below `value` (its length if none). */
+function lowerBound<T extends number | string>(list: ArrayLike<T>, value: T): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function dotArrays(a: Float32Array, b: Float32Array): number {
