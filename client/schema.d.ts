@@ -1421,7 +1421,7 @@ export interface components {
             results: {
                 onet_code: string;
                 title: string;
-                /** @description Calibrated probability of this result; the top one equals the top-level confidence and the rest share what remains in proportion to their scores. */
+                /** @description The top result's equals the top-level (calibrated) confidence; each other result's is the top one's per unit of score share times its own share, scaled down when the list would pass 1. Never higher than a result ranked above it. */
                 confidence: number;
                 /** @enum {string} */
                 domain_grounding: "high" | "medium" | "low";

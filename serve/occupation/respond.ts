@@ -12,6 +12,15 @@ import { assess, type Assessment, type Calibration, percent } from "./engine/con
 import { type Channel, retrievalPolicy } from "./engine/calibrate.ts";
 import type { RelatedOccupation } from "./artifact.ts";
 import { indexTerms } from "../text/normalize.ts";
+import type { z } from "@hono/zod-openapi";
+import type { AnalysisResponse, CandidatesResponse, ClassificationResponse } from "./schemas.ts";
+
+// The bodies' types, from the routes' response schemas: a field the schema lacks fails the check.
+type CandidatesBody = z.infer<typeof CandidatesResponse>;
+type AnalysisBody = z.infer<typeof AnalysisResponse>;
+/** An analyze result without its related occupations (spliced in as encoded text). */
+type AnalysisResult = Omit<AnalysisBody["results"][number], "related_occupations">;
+type ClassificationBody = z.infer<typeof ClassificationResponse>;
 
 /** Results analyze returns. */
 export const ANALYZE_RESULTS = 5;
@@ -59,31 +68,33 @@ export function answerOn(
   switch (request.route) {
     case "candidates":
       return {
-        json: JSON.stringify({
-          query: { title: request.title, description_used: ranking.descriptionUsed },
-          candidates: ranking.results.slice(0, request.limit).map((r, i) => ({
-            rank: i + 1,
-            onet_code: r.onetCode,
-            title: r.title,
-            relevance_score: r.score,
-            match_reasons: r.reasons,
-            evidence: {
-              matched_title: r.matchedTitle,
-              title_match_type: r.matchedTitleKind,
-              query_role_head: ranking.queryRoleHead,
-              candidate_role_head: r.candidateRoleHead,
-              role_head_agreement: r.roleHeadAgreement,
-              description_term_matches: r.descriptionTermMatches,
-              task_term_matches: r.taskTermMatches,
-            },
-          })),
-          decision: "candidates_only",
-          mapping_selected: false,
-          taxonomy_version: facts.release,
-          policy: retrievalPolicy(channel, facts.release),
-          score_interpretation: "ordering_only_not_probability",
-          attribution: facts.attribution,
-        }),
+        json: JSON.stringify(
+          {
+            query: { title: request.title, description_used: ranking.descriptionUsed },
+            candidates: ranking.results.slice(0, request.limit).map((r, i) => ({
+              rank: i + 1,
+              onet_code: r.onetCode,
+              title: r.title,
+              relevance_score: r.score,
+              match_reasons: r.reasons,
+              evidence: {
+                matched_title: r.matchedTitle,
+                title_match_type: r.matchedTitleKind,
+                query_role_head: ranking.queryRoleHead,
+                candidate_role_head: r.candidateRoleHead,
+                role_head_agreement: r.roleHeadAgreement,
+                description_term_matches: r.descriptionTermMatches,
+                task_term_matches: r.taskTermMatches,
+              },
+            })),
+            decision: "candidates_only",
+            mapping_selected: false,
+            taxonomy_version: facts.release,
+            policy: retrievalPolicy(channel, facts.release),
+            score_interpretation: "ordering_only_not_probability",
+            attribution: facts.attribution,
+          } satisfies CandidatesBody,
+        ),
       };
     case "analyze": {
       const a = assess(ranking, calibration);
@@ -91,31 +102,38 @@ export function answerOn(
       const terms = new Set(indexTerms(`${request.title} ${request.description ?? ""}`));
       const results = ranking.results.slice(0, ANALYZE_RESULTS).map((r, i) =>
         // The result's object, its last field (related occupations) spliced in as kept text.
-        JSON.stringify({
-          onet_code: r.onetCode,
-          title: r.title,
-          confidence: a.resultConfidence[i],
-          domain_grounding: a.grounding,
-          domain_grounding_explanation: a.groundingExplanation,
-          matching_skills: index.supportedSkills(r.onetCode, terms),
-          confidence_explanation: resultExplanation(i, ranking, a.resultConfidence[i]),
-        }).slice(0, -1) + `,"related_occupations":${relatedJson(facts, r.onetCode)}}`
+        JSON.stringify(
+          {
+            onet_code: r.onetCode,
+            title: r.title,
+            confidence: a.resultConfidence[i],
+            domain_grounding: a.grounding,
+            domain_grounding_explanation: a.groundingExplanation,
+            matching_skills: index.supportedSkills(r.onetCode, terms),
+            confidence_explanation: resultExplanation(i, ranking, a.resultConfidence[i]),
+          } satisfies AnalysisResult,
+        ).slice(0, -1) +
+        `,"related_occupations":${relatedJson(facts, r.onetCode)}}`
       );
-      const rest = JSON.stringify({
-        ...confidenceFields(a, request.debug),
-        taxonomy_version: facts.release,
-      });
+      const rest = JSON.stringify(
+        {
+          ...confidenceFields(a, request.debug),
+          taxonomy_version: facts.release,
+        } satisfies Omit<AnalysisBody, "results">,
+      );
       return { json: `{"results":[${results.join(",")}],${rest.slice(1)}` };
     }
     case "classify": {
       const top = ranking.results[0];
       if (!top) return { insufficient: true };
       return {
-        json: JSON.stringify({
-          occupation: { onet_code: top.onetCode, title: top.title },
-          ...confidenceFields(assess(ranking, calibration), request.debug),
-          taxonomy_version: facts.release,
-        }),
+        json: JSON.stringify(
+          {
+            occupation: { onet_code: top.onetCode, title: top.title },
+            ...confidenceFields(assess(ranking, calibration), request.debug),
+            taxonomy_version: facts.release,
+          } satisfies ClassificationBody,
+        ),
       };
     }
   }
@@ -161,7 +179,7 @@ function confidenceFields(a: Assessment, debug: boolean) {
     domain_grounding: a.grounding,
     domain_grounding_explanation: a.groundingExplanation,
     confidence_explanation: a.explanation,
-    calibration_method: "logistic_regression",
+    calibration_method: "logistic_regression" as const,
     ...(debug ? { confidence_debug: a.debug, decision: a.decision } : {}),
   };
 }
