@@ -33,22 +33,40 @@ export interface EngineSettings {
 const CACHED_DESCRIPTION_MAX = 1_000;
 const JSON_TYPE = { "content-type": "application/json" };
 
-class AnswerCache {
-  readonly #entries = new Map<string, Answer>();
-  constructor(readonly size: number) {}
+/**
+ * What the body cache of one version may hold, besides its entry count (about: a character of the
+ * JSON counts as a byte, as V8 keeps ASCII strings).
+ */
+export const BODY_CACHE_BYTES = 48 * 1024 * 1024;
+
+/**
+ * The bodies of one version: an LRU bounded by entries (OCCUPATION_CACHE_SIZE) and by bytes, so
+ * three routes' bodies (analyze's are about 5.5 KB) cannot take more than BODY_CACHE_BYTES.
+ */
+export class BodyCache {
+  readonly #entries = new Map<string, { answer: Answer; bytes: number }>();
+  #bytes = 0;
+  constructor(readonly size: number, readonly maxBytes = BODY_CACHE_BYTES) {}
+  /** Bytes held (keys and bodies). */
+  get bytes(): number {
+    return this.#bytes;
+  }
   get(key: string): Answer | undefined {
     const hit = this.#entries.get(key);
-    if (hit) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-    }
-    return hit;
+    if (!hit) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit.answer;
   }
-  set(key: string, value: Answer): void {
-    if (this.size === 0) return;
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.size) {
-      this.#entries.delete(this.#entries.keys().next().value!);
+  set(key: string, answer: Answer): void {
+    const bytes = key.length + ("json" in answer ? answer.json.length : 0);
+    if (this.size === 0 || bytes > this.maxBytes || this.#entries.has(key)) return;
+    this.#entries.set(key, { answer, bytes });
+    this.#bytes += bytes;
+    for (const [oldest, old] of this.#entries) {
+      if (this.#entries.size <= this.size && this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= old.bytes;
     }
   }
 }
@@ -61,11 +79,11 @@ class AnswerCache {
 async function answerFor(
   data: TaxonomyData,
   settings: EngineSettings,
-  caches: WeakMap<object, AnswerCache>,
+  caches: WeakMap<object, BodyCache>,
   request: AnswerRequest,
 ): Promise<Answer> {
   let cache = caches.get(data);
-  if (!cache) caches.set(data, cache = new AnswerCache(settings.cacheSize));
+  if (!cache) caches.set(data, cache = new BodyCache(settings.cacheSize));
   const cacheable = cache.size > 0 &&
     (request.description?.length ?? 0) <= CACHED_DESCRIPTION_MAX;
   const key = cacheable
@@ -102,7 +120,7 @@ export function intelligenceRoutes(
   settings: EngineSettings,
 ) {
   const router = createRouter();
-  const caches = new WeakMap<object, AnswerCache>();
+  const caches = new WeakMap<object, BodyCache>();
   const respond = async (c: Context<AppEnv>, request: AnswerRequest) => {
     const answer = await withTaxonomy(
       artifacts,
