@@ -292,3 +292,56 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   const field = (name: string) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+)`, "m"))![1]);
   return { rss: field("VmRSS"), peak: field("VmHWM") };
 }
+
+/** CPU time (user + system, in clock ticks) of each thread of a process, by kind of thread. */
+export interface ThreadCpu {
+  /** The process's first thread: the server's request thread. */
+  main: number;
+  /** Threads that `new Worker` started (Deno names them `worker-N`): ranking, PGlite. */
+  workers: number;
+  /** Everything else: V8's helper threads (concurrent GC, compilers), Tokio, DuckDB. */
+  other: number;
+}
+
+/** Reads the CPU time of every thread of `pid` from /proc (Linux). */
+export function threadCpuOf(pid: number): ThreadCpu {
+  const out: ThreadCpu = { main: 0, workers: 0, other: 0 };
+  for (const entry of Deno.readDirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/${pid}/task/${entry.name}/stat`);
+    } catch {
+      continue; // the thread ended between the listing and the read
+    }
+    const { name, ticks } = parseThreadStat(stat);
+    if (entry.name === String(pid)) out.main += ticks;
+    else if (name.startsWith("worker-")) out.workers += ticks;
+    else out.other += ticks;
+  }
+  return out;
+}
+
+/** The name and utime + stime (ticks) of one `/proc/<pid>/task/<tid>/stat` line. */
+export function parseThreadStat(stat: string): { name: string; ticks: number } {
+  // The name is in parentheses and may hold spaces or parentheses: split after the last ")".
+  const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // After the name: state (field 3), ..., utime (14) and stime (15), 1-based over the whole line.
+  return { name, ticks: Number(fields[11]) + Number(fields[12]) };
+}
+
+/** Microseconds of CPU per request of each kind of thread between two readings. */
+export function cpuPerRequest(
+  before: ThreadCpu,
+  after: ThreadCpu,
+  requests: number,
+  ticksPerSecond = 100,
+): ThreadCpu {
+  const per = (a: number, b: number) =>
+    requests > 0 ? ((b - a) / ticksPerSecond) * 1e6 / requests : 0;
+  return {
+    main: per(before.main, after.main),
+    workers: per(before.workers, after.workers),
+    other: per(before.other, after.other),
+  };
+}

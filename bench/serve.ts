@@ -18,6 +18,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { TITLE_MAX } from "../serve/occupation/schemas.ts";
 import { createScratchDatabase } from "../serve/stores/postgres.ts";
 import {
+  cpuPerRequest,
   fetchLoad,
   freePort,
   hasWrk,
@@ -26,6 +27,8 @@ import {
   memoryOf,
   type ServerProcess,
   stopServer,
+  type ThreadCpu,
+  threadCpuOf,
   waitReady,
   wrkLoad,
 } from "./load.ts";
@@ -99,6 +102,8 @@ interface Row {
   result: LoadResult;
   /** The server's VmHWM (kB) once this route's run ended. */
   peakKb: number;
+  /** CPU per request of the request thread, the workers and the other threads (µs). */
+  cpu: ThreadCpu;
 }
 
 /** Parses --quick, --seconds N, --connections N (also `--flag=N`) and --no-wrk. */
@@ -153,15 +158,21 @@ async function checkCandidates(send: Send, key: string): Promise<string> {
   return `${candidates[0].onet_code} ${candidates[0].title}`;
 }
 
-/** Warms `path` up for WARMUP_SECONDS (with warmBodies when given), then measures it. */
+/**
+ * Warms `path` up for WARMUP_SECONDS (with warmBodies when given), then measures it, with the CPU
+ * each kind of the server's threads spent per request of the measured run.
+ */
 async function measure(
   load: (url: string, options: LoadOptions) => Promise<LoadResult>,
+  pid: number,
   url: string,
   options: LoadOptions,
   warmBodies?: string[],
-): Promise<LoadResult> {
+): Promise<{ result: LoadResult; cpu: ThreadCpu }> {
   await load(url, { ...options, seconds: WARMUP_SECONDS, bodies: warmBodies ?? options.bodies });
-  return await load(url, options);
+  const before = threadCpuOf(pid);
+  const result = await load(url, options);
+  return { result, cpu: cpuPerRequest(before, threadCpuOf(pid), result.requests) };
 }
 
 /** Runs the routes against one server and returns a row per route. */
@@ -208,7 +219,7 @@ async function runRoutes(
   const rows: Row[] = [];
   for (const { route, path, bodies, warm: warmBodies, paths } of routes) {
     const { connections, seconds } = options;
-    const result = await measure(load, `${base}${path}`, {
+    const { result, cpu } = await measure(load, server.child.pid, `${base}${path}`, {
       connections,
       seconds,
       headers: bodies ? headers : { authorization: headers.authorization },
@@ -216,7 +227,7 @@ async function runRoutes(
       paths,
     }, warmBodies);
     const peakKb = memoryOf(server.child.pid).peak;
-    rows.push({ route, db, mode, result, peakKb });
+    rows.push({ route, db, mode, result, peakKb, cpu });
     console.log(`    ${route} (${db}, ${mode}): ${Math.round(result.rps)} req/s`);
   }
   return rows;
@@ -234,8 +245,9 @@ function printTable(rows: Row[]): void {
     "requests",
     "non-2xx",
     "VmHWM",
+    "µs main/wk/other",
   ];
-  const lines = rows.map(({ route, db, mode, result: r, peakKb }) => [
+  const lines = rows.map(({ route, db, mode, result: r, peakKb, cpu }) => [
     route,
     db,
     mode,
@@ -245,10 +257,11 @@ function printTable(rows: Row[]): void {
     String(r.requests),
     String(r.failures),
     mb(peakKb),
+    [cpu.main, cpu.workers, cpu.other].map((x) => Math.round(x)).join("/"),
   ]);
   const width = Math.max(...[header, ...lines].map((cells) => cells[0].length)) + 2;
   for (const [route, db, mode, ...figures] of [header, ...lines]) {
-    const right = figures.map((c) => c.padStart(10)).join("");
+    const right = figures.map((c, i) => c.padStart(i === figures.length - 1 ? 18 : 10)).join("");
     console.log(`    ${route.padEnd(width)}${db.padEnd(10)}${mode.padEnd(9)}${right}`);
   }
 }
@@ -394,7 +407,10 @@ export async function main(args: string[]): Promise<void> {
   if (!useWrk) console.log("  (the generator runs in this process and shares the CPUs)");
   printTable(rows);
   console.log(
-    `  VmHWM: the server's peak RSS so far, read from /proc/<pid>/status after each run`,
+    `  VmHWM: the server's peak RSS so far, read from /proc/<pid>/status after each run\n` +
+      "  µs main/wk/other: CPU per request of the measured run (/proc/<pid>/task/*/stat): the " +
+      "request thread, the workers (ranking; PGlite with PGLITE_WORKER), the rest (V8's GC and " +
+      "compiler threads, I/O). Steadier than req/s on a machine the load generator shares.",
   );
   printTargets(rows, peaks, starts, options.connections);
   const classify = rows.filter((r) => r.route.endsWith(CLASSIFY) && r.result.failures > 0);
