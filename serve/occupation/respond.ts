@@ -2,7 +2,7 @@
  * The bodies of candidates, analyze and classify (spec 4.1, shapes 2.2-2.5), made where the
  * version's ranking index lives: in the ranking worker by default (ranker.ts), so the request
  * thread gets one JSON string back instead of a ranking to copy across threads, shape and encode
- * (about 50 µs of CPU per uncached request on this machine, and most of the garbage).
+ * (about 50 µs of CPU per uncached request on this machine, and the garbage of the copies).
  *
  * Pure: a ranking, the version's facts (release, attribution, calibrations, related occupations)
  * and the request's own fields decide the body.

@@ -1,12 +1,13 @@
 /**
  * Dot products of the semantic channel in WebAssembly: a query vector against rows of the
  * occupation centroids, their group centres and the title prototypes, about 500 products of 100
- * dimensions per ranking and the largest single cost of one (a third of its time in JavaScript).
+ * dimensions per ranking and the largest single cost of one (about a fifth of its time, profiled,
+ * when they ran in JavaScript).
  *
  * The kernel below computes exactly what {@linkcode dotJs} computes, bit for bit: each float32 is
- * widened to float64 before the product (exact), four running sums take the elements in turn
- * (two float64x2 lanes each), a tail that is not a multiple of four goes to the first sum, and the
- * four sums are added left to right. So rankings are the same as with the JavaScript loop
+ * widened to float64 before the product (exact), four running sums take the elements in turn (held
+ * two by two in float64x2 values), a tail that is not a multiple of four goes to the first sum, and
+ * the four sums are added left to right. So rankings are the same as with the JavaScript loop
  * (dot_test.ts checks it on random vectors), only about three times faster: SIMD loads, no bounds
  * checks.
  *
