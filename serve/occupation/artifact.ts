@@ -8,8 +8,6 @@ import { OccupationIndex, RANKER_VERSION } from "./engine/index.ts";
 import { eachRow, readCalibrations, readIndexSource } from "./engine/load.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
 import { LocalRanker, type Ranker, WorkerRanker } from "./ranker.ts";
-import type { Channel } from "./engine/calibrate.ts";
-import type { Calibration } from "./engine/confidence.ts";
 import type { VersionFacts } from "./respond.ts";
 
 /** An occupation as the hot path sees it. */
@@ -29,20 +27,17 @@ export interface RelatedOccupation {
   rank: number;
 }
 
-/** What the server keeps in memory from a taxonomy version. */
-export interface TaxonomyData {
-  release: string;
-  attribution: string;
+/**
+ * What the server keeps in memory from a taxonomy version: the facts its answers need (release,
+ * attribution, related occupations, calibrations; the ranker holds them too), and more.
+ */
+export interface TaxonomyData extends VersionFacts {
   occupations: Map<string, OccupationRecord>;
   /**
    * The ranking index (titles, texts and, when built with them, word vectors), on this thread or
    * in the ranking worker (ranker.ts).
    */
   engine: Ranker;
-  /** Related occupations of each occupation, closest first. */
-  related: Map<string, RelatedOccupation[]>;
-  /** Confidence calibration per retrieval channel, as fitted by the build. */
-  calibrations: Map<Channel, Calibration>;
   /** How the engine was made: "snapshot", or "built (<why the snapshot was not used>)". */
   engineFrom: string;
 }

@@ -23,7 +23,7 @@ type AnalysisResult = Omit<AnalysisBody["results"][number], "related_occupations
 type ClassificationBody = z.infer<typeof ClassificationResponse>;
 
 /** Results analyze returns. */
-export const ANALYZE_RESULTS = 5;
+const ANALYZE_RESULTS = 5;
 /** Results ranked per request: the largest candidates limit, and the confidence's score shape. */
 const RANK_DEPTH = 10;
 
