@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readSnapshotFile, writeParts } from "./snapshot.ts";
+
+const FINGERPRINT = "test fingerprint";
+
+/** Every typed array in a value (maps, lists and objects, at any depth). */
+function typedArrays(value: unknown, out: ArrayBufferView[] = []): ArrayBufferView[] {
+  if (ArrayBuffer.isView(value)) out.push(value);
+  else if (value instanceof Map) { for (const item of value.values()) typedArrays(item, out); }
+  else if (Array.isArray(value)) { for (const item of value) typedArrays(item, out); }
+  else if (value !== null && typeof value === "object") {
+    for (const item of Object.values(value)) typedArrays(item, out);
+  }
+  return out;
+}
+
+Deno.test("a snapshot's parts read back equal, and no typed array keeps the file's bytes alive", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "test.snapshot");
+    // Shapes of the ranking index's parts: a map of postings (packed into one buffer), a
+    // top-level matrix, an object holding a matrix beside many strings, a list of strings.
+    const postings = new Map<string, Int32Array>();
+    for (let i = 0; i < 300; i++) {
+      postings.set(`word${i}`, Int32Array.from({ length: 1 + (i % 7) }, (_, j) => i * 10 + j));
+    }
+    const matrix = Float32Array.from({ length: 4_000 }, (_, i) => i / 7);
+    const vectors = {
+      dims: 4,
+      words: Array.from({ length: 2_000 }, (_, i) => `term number ${i}`),
+      data: Float32Array.from({ length: 8_000 }, (_, i) => Math.sin(i)),
+      weights: Float64Array.from({ length: 512 }, (_, i) => i * 0.5),
+    };
+    const titles = Array.from({ length: 3_000 }, (_, i) => `Title ${i}`);
+    const named: [string, unknown][] = [
+      ["postings", postings],
+      ["matrix", matrix],
+      ["vectors", vectors],
+      ["titles", titles],
+    ];
+    const size = await writeParts(path, FINGERPRINT, named);
+
+    const read = await readSnapshotFile(path, FINGERPRINT);
+    assert.equal(read.reason, null);
+    const parts = read.parts!;
+    assert.deepEqual(parts.get("postings"), postings);
+    assert.deepEqual(parts.get("matrix"), matrix);
+    assert.deepEqual(parts.get("vectors"), vectors);
+    assert.deepEqual(parts.get("titles"), titles);
+
+    // node:v8's deserialize hands back an aligned typed array as a view on the bytes it read:
+    // here the whole file. Each must hold only its own data (the postings share one packed
+    // buffer, exactly their size).
+    const packedBytes = [...postings.values()].reduce((n, a) => n + a.byteLength, 0);
+    for (const view of typedArrays(parts.get("postings"))) {
+      assert.equal(view.buffer.byteLength, packedBytes);
+    }
+    const rest = typedArrays([parts.get("matrix"), parts.get("vectors")]);
+    assert.equal(rest.length, 3);
+    for (const view of rest) {
+      assert.equal(view.buffer.byteLength, view.byteLength);
+      assert.ok(view.buffer.byteLength < size);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a snapshot of other code, or a damaged one, is refused with its reason", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "test.snapshot");
+    await writeParts(path, FINGERPRINT, [["matrix", new Float64Array([1, 2, 3])]]);
+    assert.equal((await readSnapshotFile(path, "another")).reason, "written by other code");
+    assert.equal((await readSnapshotFile(join(dir, "absent"), FINGERPRINT)).reason, "no snapshot");
+    const bytes = await Deno.readFile(path);
+    bytes[bytes.length - 1] ^= 0xff;
+    await Deno.writeFile(path, bytes);
+    assert.equal((await readSnapshotFile(path, FINGERPRINT)).reason, "snapshot checksum mismatch");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
