@@ -383,3 +383,34 @@ Deno.test("logistic calibration recovers a known relation and ECE measures its e
   assert.ok(overconfident.ece > 0.3, "a constant 0.95 is far from the ~50% base rate");
   assert.deepEqual(fitLogistic(["x"], rows, labels), model, "deterministic");
 });
+
+Deno.test("a title written two ways is two titles in the index, and a query in that form is ranked as each", () => {
+  const source = {
+    occupations: [
+      occupation("27-4014.00", "Sound Engineering Technicians", "Operate sound equipment."),
+      occupation("29-1071.00", "Physician Assistants", "Examine and treat patients."),
+      occupation("27-3099.00", "Media and Communication Workers, All Other", "Announce events."),
+    ],
+    titles: [
+      indexTitle("27-4014.00", "primary", "Sound Engineering Technicians"),
+      indexTitle("27-4014.00", "alternate", "Public Address Technician"),
+      indexTitle("29-1071.00", "primary", "Physician Assistants"),
+      indexTitle("29-1071.00", "alternate", "PA"),
+      indexTitle("27-3099.00", "primary", "Media and Communication Workers, All Other"),
+      indexTitle("27-3099.00", "alternate", "PA Announcer (Public Address Announcer)"),
+    ],
+    vectors: null,
+  };
+  const index = new OccupationIndex(source);
+  const top = (title: string) => index.rank({ title }, { limit: 3, semantic: false }).results[0];
+  // As one bag, "pa" and "public address" both matched the announcer's two-way title.
+  const tech = top("Public Address Technician (PA Tech)");
+  assert.equal(tech.onetCode, "27-4014.00");
+  assert.equal(tech.matchedTitle, "Public Address Technician");
+  // Each form of the announcer's title is a title of its own, matched exactly.
+  for (const title of ["PA Announcer", "Public Address Announcer"]) {
+    assert.equal(top(title).onetCode, "27-3099.00", title);
+    assert.equal(top(title).matchedTitle, title);
+    assert.ok(top(title).exact, title);
+  }
+});

@@ -15,13 +15,13 @@
  *   re-orders candidates the title found.
  */
 import { indexTerms, tokenize } from "../../text/normalize.ts";
-import { cleanTitle, readDescription, roleHead } from "./text.ts";
+import { cleanTitle, readDescription, roleHead, twoForms } from "./text.ts";
 import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
 import { runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "4";
+export const RANKER_VERSION = "5";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -705,7 +705,11 @@ export class OccupationIndex {
   /** The build steps; yields every few hundred items so a caller can pause between slices. */
   *#build(source: IndexSource): Generator<void, void, void> {
     const occIndex = this.#occIndex;
-    const titles = source.titles.filter((t) => occIndex.has(t.onetCode));
+    // A title written two ways ("SPED Aide (Special Education Aide)") is indexed as two titles.
+    const titles = source.titles.filter((t) => occIndex.has(t.onetCode)).flatMap((t) => {
+      const forms = twoForms(t.title);
+      return forms ? forms.map((title) => ({ ...t, title })) : [t];
+    });
     const n = titles.length;
     this.#titleOcc = new Int32Array(n);
     this.#titleKind = new Uint8Array(n);
@@ -1127,8 +1131,20 @@ export class OccupationIndex {
     return best < 0 ? null : sorted[best];
   }
 
-  /** Ranks occupations for a title (and optional description). */
+  /**
+   * Ranks occupations for a title (and optional description). A title written two ways ("PA
+   * Tech (Public Address Technician)", text.ts twoForms) is ranked as each form, and the ranking
+   * whose best match is stronger answers, as the index holds such titles as two titles.
+   */
   rank(query: RankQuery, options: RankOptions): Ranking {
+    const forms = twoForms(query.title.replace(/\s+/g, " ").trim());
+    if (!forms) return this.#rankTitle(query, options);
+    const [first, second] = forms.map((title) => this.#rankTitle({ ...query, title }, options));
+    const best = (r: Ranking) => r.results[0]?.score ?? -Infinity;
+    return best(second) > best(first) ? second : first;
+  }
+
+  #rankTitle(query: RankQuery, options: RankOptions): Ranking {
     const cleaned = cleanTitle(query.title, this.segmentScore);
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.

@@ -160,6 +160,67 @@ export interface CleanedTitle {
   rest: string;
 }
 
+/** Words an acronym may pass over ("CADD": Computer-Aided Drafting and Design). */
+const ACRONYM_SKIPS = new Set(["and", "of", "the", "for", "in"]);
+
+/**
+ * Whether `short` is a shortened form of `long`, word by word in order: each of its words is the
+ * same word, a contraction of one ("tech" of technician, "dept" of department: same first letter,
+ * its letters in order; a single letter for a word), or an acronym made of prefixes of consecutive words ("pa" of public
+ * address, "sped" of special education, "hs" of high school), and every word of `long` is used.
+ */
+export function abbreviates(short: string[], long: string[]): boolean {
+  const contraction = (s: string, word: string) => {
+    if (s.length >= word.length || s[0] !== word[0]) return false;
+    let at = 0;
+    for (const ch of word) if (ch === s[at]) at++;
+    return at === s.length;
+  };
+  // Ends (indexes into long) an acronym s[pos..] can reach, starting at word j.
+  const acronymEnds = (s: string, pos: number, j: number, out: Set<number>) => {
+    if (pos === s.length) return void out.add(j);
+    if (j >= long.length) return;
+    const word = long[j];
+    for (let p = 1; p <= Math.min(word.length, s.length - pos); p++) {
+      if (word[p - 1] !== s[pos + p - 1]) break;
+      acronymEnds(s, pos + p, j + 1, out);
+    }
+    if (pos > 0 && ACRONYM_SKIPS.has(word)) acronymEnds(s, pos, j + 1, out);
+  };
+  const align = (i: number, j: number): boolean => {
+    if (i === short.length) return j === long.length;
+    if (j >= long.length) return false;
+    const s = short[i];
+    if (s === long[j] || contraction(s, long[j])) {
+      if (align(i + 1, j + 1)) return true;
+    }
+    const ends = new Set<number>();
+    acronymEnds(s, 0, j, ends);
+    for (const end of ends) if (end - j >= 2 && align(i + 1, end)) return true;
+    // "UI/UX Architect (User Interface and User Experience Architect)": a joining word.
+    return ACRONYM_SKIPS.has(long[j]) && align(i, j + 1);
+  };
+  return short.join(" ") !== long.join(" ") && align(0, 0);
+}
+
+/**
+ * "PA Tech (Public Address Technician)", "Special Education Aide (SPED Aide)": a title followed
+ * by the same title written out or shortened is one title written two ways. Its two forms (the
+ * text outside the brackets, then inside), or null for any other text ("Farm Worker
+ * (Vegetables)" is a title with a qualifier). Taken as one bag of words, the two forms count
+ * their meaning twice and let the short words match elsewhere ("PA": physician assistant).
+ */
+export function twoForms(text: string): [string, string] | null {
+  const match = /^([^()]*\S)\s*\(([^()\d]+)\)\s*$/.exec(text);
+  if (!match) return null;
+  const outer = tokenize(match[1]);
+  const inner = tokenize(match[2]);
+  if (abbreviates(inner, outer) || abbreviates(outer, inner)) {
+    return [match[1].trim(), match[2].trim()];
+  }
+  return null;
+}
+
 function stripBrackets(text: string): string {
   // Bracketed content is kept when it is words (often the occupation: "Nurse (RN)") and
   // dropped when it carries digits (ids, dates, pay).
