@@ -246,7 +246,8 @@ async function latencyPart(quick: boolean): Promise<void> {
 }
 
 /** The V8 flags `deno task serve` runs with (deno.json), so benches measure the same server. */
-export const SERVE_V8_FLAGS = "--v8-flags=--max-old-space-size=320,--max-semi-space-size=4";
+export const SERVE_V8_FLAGS =
+  "--v8-flags=--max-old-space-size=320,--max-semi-space-size=4,--expose-gc";
 /** All flags `deno task serve` runs with: mammoth (DOCX ingestion) needs --unsafe-proto. */
 export const SERVE_FLAGS = ["--unsafe-proto", SERVE_V8_FLAGS];
 

@@ -18,6 +18,7 @@ import { closePlatform, createPlatform, publicBaseUrl } from "./platform/mod.ts"
 import { fileTransport, smtpTransport } from "./email/mailer.ts";
 import { OutboxSender } from "./email/outbox.ts";
 import { PurgeTimer } from "./platform/purge.ts";
+import { collectGarbage } from "./memory.ts";
 
 let config: Config;
 try {
@@ -78,6 +79,9 @@ logger.info("database ready", { mode: database.kind, migrations_applied: applied
 migrated.resolve(database);
 await loading;
 if (config.ARTIFACT_WATCH) artifacts.watch();
+// Loading left its garbage (DuckDB result chunks, snapshot bytes); nothing is served yet.
+const collectedMs = collectGarbage();
+if (collectedMs !== null) logger.info("heap collected", { ms: Math.round(collectedMs) });
 
 if (database.kind === "postgres" && !config.AUTH_SECRET) {
   logger.warn("AUTH_SECRET is not set: the signing secret lives in the database itself", {
