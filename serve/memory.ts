@@ -3,7 +3,8 @@
  * artifacts load at start (before it listens) and in the ranking worker after an index loads or
  * is dropped. Loading a version leaves tens of megabytes of garbage (the snapshot file read whole,
  * DuckDB result chunks) that V8 otherwise keeps until some later major collection, which an idle
- * or lightly loaded server may not run for a long time: measured, 30-38 MB less RSS at rest.
+ * or lightly loaded server may not run for a long time. Measured 15 s after a restart of the full
+ * artifact: 411-465 MB RSS with these collections, 480-507 MB without (README, Occupation intelligence).
  *
  * V8 exposes `gc` only with `--expose-gc` (`deno task serve` passes it); without it this does
  * nothing.

@@ -166,8 +166,9 @@ const ACRONYM_SKIPS = new Set(["and", "of", "the", "for", "in"]);
 /**
  * Whether `short` is a shortened form of `long`, word by word in order: each of its words is the
  * same word, a contraction of one ("tech" of technician, "dept" of department: same first letter,
- * its letters in order; a single letter for a word), or an acronym made of prefixes of consecutive words ("pa" of public
- * address, "sped" of special education, "hs" of high school), and every word of `long` is used.
+ * its letters in order; a single letter for a word), or an acronym made of prefixes of consecutive
+ * words ("pa" of public address, "sped" of special education, "hs" of high school), and every word
+ * of `long` is used.
  */
 export function abbreviates(short: string[], long: string[]): boolean {
   const contraction = (s: string, word: string) => {
