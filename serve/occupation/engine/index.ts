@@ -21,7 +21,7 @@ import { runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "5";
+export const RANKER_VERSION = "6";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -235,7 +235,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   occ_cover: 0.75,
   semantic: 0.2,
   description: 0.45,
-  qualifier: 0.3,
+  qualifier: 0.8,
   pair: 0.075,
   stem_cover: 0.45,
   prior: 0.07,
