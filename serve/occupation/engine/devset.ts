@@ -8,7 +8,7 @@
  */
 import { normalizeTitle } from "../../text/normalize.ts";
 import { type IndexOccupation, type IndexTitle, isCatalogSource } from "./index.ts";
-import { roleHead } from "./text.ts";
+import { roleHead, twoForms } from "./text.ts";
 import { roleMaps } from "./roles.ts";
 import { parseCsvText } from "../../../build/market/csv.ts";
 
@@ -73,6 +73,11 @@ export function assignFolds(titles: IndexTitle[], folds = FOLDS): Map<string, nu
   return fold;
 }
 
+/** A title's normalised forms: both of one written two ways (text.ts twoForms), else itself. */
+function formsOf(title: string): string[] {
+  return (twoForms(title) ?? [title]).map(normalizeTitle);
+}
+
 /** The titles to index and the labelled queries for one held-out fold. */
 export function splitFold(
   titles: IndexTitle[],
@@ -83,7 +88,7 @@ export function splitFold(
   const primaryNorms = new Set(
     titles.filter((t) => t.kind === "primary").map((t) => normalizeTitle(t.title)),
   );
-  const index: IndexTitle[] = [];
+  const kept: IndexTitle[] = [];
   const held = new Map<string, { title: string; accept: Set<string>; catalog: boolean }>();
   for (const t of titles) {
     const norm = normalizeTitle(t.title);
@@ -95,9 +100,16 @@ export function splitFold(
       if (isCatalogSource(t.source)) entry.catalog = true;
       held.set(norm, entry);
     } else {
-      index.push(t);
+      kept.push(t);
     }
   }
+  // The index holds a title written two ways as two titles (OccupationIndex), and ranks such a
+  // query as each form: no title with a form of a held-out title may stay, or "AB Watchman" would
+  // be found as a form of "Able Bodied Watchman (AB Watchman)".
+  const heldForms = new Set([...held.values()].flatMap(({ title }) => formsOf(title)));
+  const index = kept.filter((t) =>
+    t.kind === "primary" || !formsOf(t.title).some((form) => heldForms.has(form))
+  );
   const examples: DevExample[] = [];
   for (
     const [norm, { title, accept, catalog }] of [...held].sort((a, b) => a[0] < b[0] ? -1 : 1)

@@ -101,6 +101,23 @@ Deno.test("folds hold titles out by normalised form and never the primary titles
   assert.notEqual(postingVariant("Registered Nurse", 7), "Registered Nurse");
 });
 
+Deno.test("a held-out title written two ways takes the index titles that share a form with it", () => {
+  const seaman = [
+    indexTitle("53-5011.00", "primary", "Sailors and Marine Oilers"),
+    indexTitle("53-5011.00", "alternate", "Able Bodied Seaman (AB Seaman)"),
+    indexTitle("53-5011.00", "alternate", "AB Seaman"),
+    indexTitle("53-5011.00", "alternate", "Able Bodied Seaman"),
+    indexTitle("53-5011.00", "alternate", "Deckhand"),
+  ];
+  const folds = assignFolds(seaman, 5);
+  const twoWay = folds.get(normalizeTitle("Able Bodied Seaman (AB Seaman)"))!;
+  const { index, examples } = splitFold(seaman, twoWay, { folds: 5 });
+  assert.ok(examples.some((e) => e.query === "Able Bodied Seaman (AB Seaman)"));
+  const left = index.map((t) => t.title);
+  assert.ok(!left.includes("AB Seaman") && !left.includes("Able Bodied Seaman"), String(left));
+  assert.ok(left.includes("Sailors and Marine Oilers"));
+});
+
 Deno.test("the index ranks by title, role head and description, deterministically", () => {
   const index = new OccupationIndex({ occupations, titles, vectors: null });
   const rank = (title: string, description?: string) =>
