@@ -10,6 +10,8 @@ import { runAdminCommand } from "../serve/platform/admin.ts";
 import { canonicalize } from "../serve/text/canonical.ts";
 import { createHash } from "node:crypto";
 
+const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
 async function entitledKey(app: TestApp, email: string, token: string): Promise<string> {
   await runAdminCommand(app.database.db, {
     kind: "entitlements",
@@ -121,7 +123,10 @@ Deno.test("workforce routes", async (t) => {
         for (
           const bad of [
             `${forgedBody}.${tag}`,
-            `${body}.${tag.slice(0, -2)}AA`,
+            // The first character of the tag: six bits of the signature, never padding.
+            `${body}.${tag[0] === "A" ? "B" : "A"}${tag.slice(1)}`,
+            // The last character's padding bits: the same bytes, spelled another way.
+            `${body}.${tag.slice(0, -1)}${B64URL[B64URL.indexOf(tag.at(-1)!) ^ 1]}`,
             "not-a-cursor",
             "x".repeat(501),
           ]
