@@ -12,6 +12,7 @@ import {
   buildCalibrationTable,
   buildFusionTable,
   buildVectorsTable,
+  writeAnswersSnapshot,
   writeEngineSnapshot,
 } from "./steps/derived.ts";
 import { TAXONOMY_TABLES } from "./steps/tables.ts";
@@ -100,7 +101,7 @@ export async function buildTaxonomy(
 ): Promise<BuildResult> {
   const embeddings = options.embeddings ?? null;
   const oews = options.oews ?? null;
-  const total = TAXONOMY_TABLES.length + 7;
+  const total = TAXONOMY_TABLES.length + 8;
   let n = 0;
 
   progress.step(++n, total, "read and validate release");
@@ -176,6 +177,13 @@ export async function buildTaxonomy(
       progress.step(++n, total, "engine snapshot");
       const bytes = await writeEngineSnapshot(connection, buildDir);
       progress.done(`${(bytes / 1e6).toFixed(1)} MB`);
+
+      progress.step(++n, total, "answers snapshot");
+      const answerBytes = await writeAnswersSnapshot(connection, buildDir, {
+        release: release.version,
+        attribution: attributionText(release.version),
+      });
+      progress.done(`${(answerBytes / 1e6).toFixed(1)} MB`);
       await connection.run("DETACH stg");
       await connection.run("CHECKPOINT");
     } finally {

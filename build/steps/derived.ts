@@ -10,6 +10,11 @@ import { fitFusion } from "../../serve/occupation/engine/fusion.ts";
 import { EMPLOYER_TITLES, parseEmployerTitles } from "../../serve/occupation/engine/devset.ts";
 import { OccupationIndex } from "../../serve/occupation/engine/index.ts";
 import { writeSnapshot } from "../../serve/occupation/engine/snapshot.ts";
+import {
+  type AnswerFacts,
+  buildAnswerBook,
+  writeAnswerSnapshot,
+} from "../../serve/occupation/answers.ts";
 
 /** Builds term_vectors; empty (and reported absent) when no embeddings file is given. */
 export async function buildVectorsTable(
@@ -36,11 +41,6 @@ export async function buildVectorsTable(
 }
 
 /**
- * Fits and stores the calibration of each retrieval channel the artifact supports, on the held-out
- * fold plus half of the hand-labelled employer-style titles (fixtures/occupation-dev; the quality
- * bench scores the other half).
- */
-/**
  * Writes the ranking index, built from the finished tables as the server would build it, into the
  * version's folder (engine/snapshot.ts): a server running this engine code loads it instead of
  * building the index. Returns the file's size in bytes.
@@ -53,6 +53,29 @@ export async function writeEngineSnapshot(
   return await writeSnapshot(dir, index);
 }
 
+/**
+ * Writes every summary and profile body of the version into its folder (occupation/answers.ts):
+ * a server running this occupation code serves them from that file. The attribution is the
+ * table's, as the server reads it (`fallback.attribution` only when the table is empty).
+ */
+export async function writeAnswersSnapshot(
+  connection: DuckDBConnection,
+  dir: string,
+  fallback: AnswerFacts,
+): Promise<number> {
+  const [row] = (await connection.runAndReadAll("SELECT text FROM attribution")).getRows();
+  const facts = {
+    release: fallback.release,
+    attribution: String(row?.[0] ?? fallback.attribution),
+  };
+  return await writeAnswerSnapshot(dir, await buildAnswerBook(connection, facts, async () => {}));
+}
+
+/**
+ * Fits and stores the calibration of each retrieval channel the artifact supports, on the held-out
+ * fold plus half of the hand-labelled employer-style titles (fixtures/occupation-dev; the quality
+ * bench scores the other half).
+ */
 export async function buildCalibrationTable(connection: DuckDBConnection): Promise<number> {
   const source = await readIndexSource(connection);
   const employer = parseEmployerTitles(await Deno.readTextFile(EMPLOYER_TITLES));

@@ -5,7 +5,6 @@
  */
 import type { LoadedArtifact } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "../occupation/artifact.ts";
-import { occupationDetails, occupationSkills } from "../occupation/queries.ts";
 import { assess } from "../occupation/engine/confidence.ts";
 import type { OccupationView } from "./types.ts";
 
@@ -18,27 +17,31 @@ interface OccupationContent {
 
 /**
  * The content read per occupation, per loaded artifact (a new version is a new object, so a
- * swapped artifact never serves the old content). Five DuckDB queries per candidate were most of
- * the view's time; the taxonomy's content is immutable, so the cache changes no answer.
+ * swapped artifact never serves the old content). It is read from the version's profile body (the
+ * same skills, tasks and technologies in the same order), parsed once per occupation; the
+ * taxonomy's content is immutable, so the cache changes no answer.
  */
 const CONTENT_CACHE = new WeakMap<object, Map<string, OccupationContent>>();
 /** Occupations cached per artifact at most (the taxonomy has about a thousand). */
 const CONTENT_CACHE_SIZE = 2000;
 
-async function contentOf(
-  artifact: LoadedArtifact<TaxonomyData>,
-  code: string,
-): Promise<OccupationContent> {
+const decoder = new TextDecoder();
+
+function contentOf(artifact: LoadedArtifact<TaxonomyData>, code: string): OccupationContent {
   let cache = CONTENT_CACHE.get(artifact.data);
   if (!cache) CONTENT_CACHE.set(artifact.data, cache = new Map());
   const hit = cache.get(code);
   if (hit) return hit;
-  const details = await occupationDetails(artifact.connection, code);
-  const skills = await occupationSkills(artifact.connection, code, VIEW_BOUNDS.skills);
+  const body = artifact.data.answers.profile(code);
+  const profile: {
+    skills: { name: string }[];
+    tasks: string[];
+    technologies: { name: string }[];
+  } = body ? JSON.parse(decoder.decode(body)) : { skills: [], tasks: [], technologies: [] };
   const content = {
-    skills: skills.map((s) => s.name),
-    tasks: details.tasks.slice(0, VIEW_BOUNDS.tasks),
-    technologies: details.technologies.slice(0, VIEW_BOUNDS.technologies).map((t) => t.name),
+    skills: profile.skills.slice(0, VIEW_BOUNDS.skills).map((s) => s.name),
+    tasks: profile.tasks.slice(0, VIEW_BOUNDS.tasks),
+    technologies: profile.technologies.slice(0, VIEW_BOUNDS.technologies).map((t) => t.name),
   };
   if (cache.size >= CONTENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(code, content);
@@ -66,7 +69,7 @@ export async function occupationView(
   const best = top[0]?.score ?? 0;
   const candidates = [];
   for (const [i, result] of top.entries()) {
-    const content = await contentOf(artifact, result.onetCode);
+    const content = contentOf(artifact, result.onetCode);
     candidates.push({
       onet_code: result.onetCode,
       title: result.title,

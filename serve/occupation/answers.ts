@@ -1,175 +1,205 @@
 /**
- * Serialised answers of the taxonomy's read routes (summary and profile), per artifact version:
- * the same route and code on the same version is the same bytes, so each is encoded once and
- * then served from memory. The first request on a version also starts a fill that reads every
- * occupation with one query per table and encodes all answers, pausing between slices so other
- * requests keep being served; until it is done a miss reads its one code as before. The cache
- * hangs off the version's TaxonomyData (a WeakMap), so a hot swap starts a new one and the old
- * answers go with the old version.
+ * The bodies of the taxonomy's read routes, summary (spec 2.6) and profile (2.7): every one of a
+ * version, encoded once into one buffer. The taxonomy build writes them beside the data file
+ * (`answers.snapshot`, serve/stores/snapshot.ts); a server whose occupation code wrote them loads
+ * that buffer with the version and answers from slices of it. Otherwise (an artifact built by other
+ * code) the loader encodes them from the same DuckDB reads while the version loads, before it
+ * serves. Either way no request reads DuckDB, and nothing is filled in under load: the fill that
+ * did this on a version's first request held every occupation's rows as objects at once (about 80
+ * MB of peak RSS, measured with bench:serve).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { ArtifactRegistry } from "../stores/artifacts.ts";
-import type { TaxonomyData } from "./artifact.ts";
-import { timerPause } from "../stores/snapshot.ts";
-import {
-  allOccupationReads,
-  type OccupationDetails,
-  occupationDetails,
-  occupationSkills,
-  type SkillRating,
-} from "./queries.ts";
+import { join } from "node:path";
+import { readSnapshotFile, sourceFingerprint, timerPause, writeParts } from "../stores/snapshot.ts";
+import { allOccupationReads, type OccupationDetails, type SkillRating } from "./queries.ts";
 
-/** Encoded bodies kept per version: every summary and profile of the full release fits. */
-export const ANSWER_BYTES_MAX = 64 * 1024 * 1024;
-/** Work between two pauses of the fill, so no request waits much longer than this on it. */
-const FILL_SLICE_MS = 5;
+/** The snapshot's file name inside a taxonomy artifact folder. */
+export const ANSWERS_SNAPSHOT = "answers.snapshot";
+/** Work between two pauses while encoding, so no request waits much longer than this on it. */
+const ENCODE_SLICE_MS = 5;
 const SUMMARY_SKILLS = 10;
 
 const encoder = new TextEncoder();
-type Body = Uint8Array<ArrayBuffer>;
 
-/** A byte-bounded LRU of encoded JSON bodies; concurrent misses of one key share one build. */
-export class AnswerCache {
-  readonly #bodies = new Map<string, Body>();
-  readonly #building = new Map<string, Promise<Body>>();
-  #bytes = 0;
-  /** The fill of every answer: started by the first request, once. */
-  fill: Promise<void> | null = null;
-
-  constructor(readonly maxBytes = ANSWER_BYTES_MAX) {}
-
-  /** Bytes of the bodies held. */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  /** The body of `key`, built (and kept) on a miss as JSON.stringify of what build returns. */
-  get(key: string, build: () => Promise<unknown>): Promise<Body> {
-    const hit = this.#bodies.get(key);
-    if (hit) {
-      this.#bodies.delete(key);
-      this.#bodies.set(key, hit);
-      return Promise.resolve(hit);
-    }
-    let pending = this.#building.get(key);
-    if (!pending) {
-      pending = build().then((value) => this.put(key, value))
-        .finally(() => this.#building.delete(key));
-      this.#building.set(key, pending);
-    }
-    return pending;
-  }
-
-  /** Encodes and keeps `value` as the body of `key` unless one is already kept. */
-  put(key: string, value: unknown): Body {
-    const kept = this.#bodies.get(key);
-    if (kept) return kept;
-    const body = encoder.encode(JSON.stringify(value));
-    if (body.byteLength > this.maxBytes) return body;
-    this.#bodies.set(key, body);
-    this.#bytes += body.byteLength;
-    for (const [oldest, old] of this.#bodies) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#bodies.delete(oldest);
-      this.#bytes -= old.byteLength;
-    }
-    return body;
-  }
+/** What the bodies say of the version beside each occupation's own rows. */
+export interface AnswerFacts {
+  release: string;
+  attribution: string;
 }
 
-const caches = new WeakMap<TaxonomyData, AnswerCache>();
+/**
+ * Every summary and profile body of a version: `bytes` holds them back to back, occupation by
+ * occupation in code order (summary, then profile); `offsets` has 2 · codes + 1 entries.
+ */
+export class AnswerBook {
+  readonly #at = new Map<string, number>();
 
-/** The answer cache of one taxonomy version, made on first use. */
-export function answersOf(data: TaxonomyData): AnswerCache {
-  let cache = caches.get(data);
-  if (!cache) caches.set(data, cache = new AnswerCache());
-  return cache;
+  constructor(
+    readonly codes: string[],
+    readonly offsets: Int32Array,
+    readonly bytes: Uint8Array<ArrayBuffer>,
+  ) {
+    if (offsets.length !== 2 * codes.length + 1 || offsets[0] !== 0) {
+      throw new Error("answer offsets do not match the codes");
+    }
+    for (let i = 1; i < offsets.length; i++) {
+      if (offsets[i] < offsets[i - 1]) throw new Error("answer offsets go backwards");
+    }
+    if (offsets[offsets.length - 1] !== bytes.byteLength) {
+      throw new Error("answer offsets do not end at the end of the bytes");
+    }
+    codes.forEach((code, i) => this.#at.set(code, i));
+  }
+
+  /** The summary body of `code`, or null when the version has no such occupation. */
+  summary(code: string): Uint8Array<ArrayBuffer> | null {
+    return this.#body(code, 0);
+  }
+
+  /** The profile body of `code`, or null when the version has no such occupation. */
+  profile(code: string): Uint8Array<ArrayBuffer> | null {
+    return this.#body(code, 1);
+  }
+
+  #body(code: string, which: 0 | 1): Uint8Array<ArrayBuffer> | null {
+    const i = this.#at.get(code);
+    if (i === undefined) return null;
+    return this.bytes.subarray(this.offsets[2 * i + which], this.offsets[2 * i + which + 1]);
+  }
 }
 
 /** The summary (spec 2.6) of an occupation from its skills, most important first. */
-export function summaryAnswer(data: TaxonomyData, code: string, skills: SkillRating[]) {
+export function summaryAnswer(
+  facts: AnswerFacts,
+  code: string,
+  title: string,
+  skills: SkillRating[],
+) {
   return {
     onet_code: code,
-    title: data.occupations.get(code)!.title,
+    title,
     top_skills: skills.slice(0, SUMMARY_SKILLS).map((s) => ({
       skill_name: s.name,
       importance: s.importance,
       level: s.level,
     })),
-    taxonomy_version: data.release,
+    taxonomy_version: facts.release,
   };
 }
 
 /** The profile (spec 2.7) of an occupation. */
 export function profileAnswer(
-  data: TaxonomyData,
+  facts: AnswerFacts,
   code: string,
+  title: string,
   skills: SkillRating[],
   details: OccupationDetails,
 ) {
   return {
-    occupation: {
-      onet_code: code,
-      title: data.occupations.get(code)!.title,
-      description: details.description,
-    },
+    occupation: { onet_code: code, title, description: details.description },
     skills,
     technologies: details.technologies,
     tasks: details.tasks,
     related_occupations: details.related,
-    taxonomy_version: data.release,
-    attribution: data.attribution,
+    taxonomy_version: facts.release,
+    attribution: facts.attribution,
   };
 }
 
-/** The summary's cache key and its build from DuckDB for one code. */
-export function summaryOf(connection: DuckDBConnection, data: TaxonomyData, code: string) {
-  return [
-    `summary|${code}`,
-    async () => summaryAnswer(data, code, await occupationSkills(connection, code, SUMMARY_SKILLS)),
-  ] as const;
+/**
+ * Encodes every occupation's summary and profile from an opened taxonomy file (one read per table,
+ * `pause` awaited between chunks and between slices of the encoding).
+ */
+export async function buildAnswerBook(
+  connection: DuckDBConnection,
+  facts: AnswerFacts,
+  pause: () => Promise<void> = timerPause,
+): Promise<AnswerBook> {
+  const titles = (await connection.runAndReadAll(
+    "SELECT onet_code, title FROM occupations ORDER BY onet_code",
+  )).getRowsJS().map(([code, title]) => [String(code), String(title)] as const);
+  const reads = await allOccupationReads(connection, pause);
+  const codes: string[] = [];
+  const bodies: Uint8Array[] = [];
+  const offsets = new Int32Array(2 * titles.length + 1);
+  let sliceStart = performance.now();
+  for (const [code, title] of titles) {
+    const read = reads.get(code);
+    const skills = read?.skills ?? [];
+    const details = read?.details ??
+      { description: null, technologies: [], tasks: [], related: [] };
+    for (
+      const value of [
+        summaryAnswer(facts, code, title, skills),
+        profileAnswer(facts, code, title, skills, details),
+      ]
+    ) {
+      const body = encoder.encode(JSON.stringify(value));
+      offsets[bodies.length + 1] = offsets[bodies.length] + body.byteLength;
+      bodies.push(body);
+    }
+    codes.push(code);
+    if (performance.now() - sliceStart >= ENCODE_SLICE_MS) {
+      await pause();
+      sliceStart = performance.now();
+    }
+  }
+  const bytes = new Uint8Array(offsets[bodies.length]);
+  bodies.forEach((body, i) => bytes.set(body, offsets[i]));
+  return new AnswerBook(codes, offsets, bytes);
 }
 
-/** The profile's cache key and its build from DuckDB for one code. */
-export function profileOf(connection: DuckDBConnection, data: TaxonomyData, code: string) {
-  return [
-    `profile|${code}`,
-    async () =>
-      profileAnswer(
-        data,
-        code,
-        await occupationSkills(connection, code),
-        await occupationDetails(connection, code),
-      ),
-  ] as const;
+let fingerprint: Promise<string | null> | null = null;
+
+/** The fingerprint of the code that shapes the bodies (this folder: answers.ts, queries.ts...). */
+function answersFingerprint(): Promise<string | null> {
+  fingerprint ??= sourceFingerprint("answers 1", [new URL("./", import.meta.url)]);
+  return fingerprint;
+}
+
+/** Writes a version's bodies into its folder (the taxonomy build's last step); returns the size. */
+export async function writeAnswerSnapshot(dir: string, book: AnswerBook): Promise<number> {
+  const print = await answersFingerprint();
+  if (print === null) throw new Error("the occupation code cannot be read: no fingerprint");
+  return await writeParts(join(dir, ANSWERS_SNAPSHOT), print, [
+    ["codes", book.codes],
+    ["offsets", book.offsets],
+    ["bytes", book.bytes],
+  ]);
 }
 
 /**
- * Starts (once per version) the fill of every summary and profile of `data`, while the
- * registry still serves that version; it holds a lease so the version stays open meanwhile.
+ * A version's bodies: from its folder's snapshot when this code wrote it for these occupations,
+ * else encoded from the opened file. `from` says which (and why the snapshot was not used).
  */
-export function startFill(artifacts: ArtifactRegistry, data: TaxonomyData): Promise<void> {
-  const cache = answersOf(data);
-  cache.fill ??= (async () => {
-    await timerPause(); // after the request that started it
-    const lease = artifacts.acquire<TaxonomyData>("taxonomy");
-    if (!lease) return;
-    try {
-      if (lease.artifact.data !== data) return; // swapped meanwhile: that version fills itself
-      const reads = await allOccupationReads(lease.artifact.connection, timerPause);
-      let sliceStart = performance.now();
-      for (const [code, { skills, details }] of reads) {
-        if (!data.occupations.has(code)) continue;
-        cache.put(`summary|${code}`, summaryAnswer(data, code, skills));
-        cache.put(`profile|${code}`, profileAnswer(data, code, skills, details));
-        if (performance.now() - sliceStart >= FILL_SLICE_MS) {
-          await timerPause();
-          sliceStart = performance.now();
+export async function loadAnswerBook(
+  connection: DuckDBConnection,
+  facts: AnswerFacts,
+  codes: Iterable<string>,
+  dir?: string,
+): Promise<{ book: AnswerBook; from: string }> {
+  let reason = "no folder";
+  if (dir) {
+    const read = await readSnapshotFile(join(dir, ANSWERS_SNAPSHOT), await answersFingerprint());
+    reason = read.reason ?? "";
+    if (read.parts) {
+      try {
+        const book = new AnswerBook(
+          read.parts.get("codes") as string[],
+          read.parts.get("offsets") as Int32Array,
+          read.parts.get("bytes") as Uint8Array<ArrayBuffer>,
+        );
+        const expected = [...codes];
+        if (
+          expected.length === book.codes.length && expected.every((c, i) => c === book.codes[i])
+        ) {
+          return { book, from: "snapshot" };
         }
+        reason = "snapshot of other occupations";
+      } catch (error) {
+        reason = `damaged snapshot: ${String(error)}`;
       }
-    } finally {
-      lease.release();
     }
-  })();
-  return cache.fill;
+  }
+  return { book: await buildAnswerBook(connection, facts), from: `encoded (${reason})` };
 }

@@ -9,6 +9,7 @@ import { eachRow, readCalibrations, readIndexSource } from "./engine/load.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
 import { LocalRanker, type Ranker, WorkerRanker } from "./ranker.ts";
 import type { VersionFacts } from "./respond.ts";
+import { type AnswerBook, loadAnswerBook } from "./answers.ts";
 
 /** An occupation as the hot path sees it. */
 export interface OccupationRecord {
@@ -40,6 +41,10 @@ export interface TaxonomyData extends VersionFacts {
   engine: Ranker;
   /** How the engine was made: "snapshot", or "built (<why the snapshot was not used>)". */
   engineFrom: string;
+  /** Every summary and profile body of the version (answers.ts). */
+  answers: AnswerBook;
+  /** How they were made: "snapshot", or "encoded (<why the snapshot was not used>)". */
+  answersFrom: string;
 }
 
 /** Where the ranking index runs: on the loading thread, or in the ranking worker. */
@@ -96,6 +101,7 @@ export async function loadTaxonomy(
     related,
     calibrations,
   };
+  const answers = await loadAnswerBook(connection, facts, occupations.keys(), dir);
   // The build's snapshot of the index when this engine wrote it; else built here, in slices that
   // yield to the event loop (the full taxonomy takes about two seconds). In the ranking worker,
   // both happen there, off this thread.
@@ -111,7 +117,14 @@ export async function loadTaxonomy(
     engine = new LocalRanker(index, facts);
     engineFrom = snapshot.index ? "snapshot" : `built (${snapshot.reason})`;
   }
-  return { ...facts, occupations, engine, engineFrom };
+  return {
+    ...facts,
+    occupations,
+    engine,
+    engineFrom,
+    answers: answers.book,
+    answersFrom: answers.from,
+  };
 }
 
 /**
@@ -133,7 +146,7 @@ export function taxonomySpecWith(options: TaxonomyLoadOptions): ArtifactSpec<Tax
         }, this server runs ${RANKER_VERSION}`
         : null,
     load: (connection, manifest, dir) => loadTaxonomy(connection, manifest, dir, options),
-    describe: (data) => ({ engine: data.engineFrom }),
+    describe: (data) => ({ engine: data.engineFrom, answers: data.answersFrom }),
     dispose: (data) => data.engine.close(),
   };
 }

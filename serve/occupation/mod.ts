@@ -4,13 +4,12 @@
  * a well-formed one the served release does not have is 404.
  */
 import { createRoute } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { type AppEnv, createRouter, jsonResponse } from "../http/router.ts";
 import { ApiError, problemResponses } from "../http/errors.ts";
 import type { ArtifactRegistry, LoadedArtifact } from "../stores/artifacts.ts";
 import type { TaxonomyData } from "./artifact.ts";
 import { OccupationProfile, OccupationSummary, OnetCodeParam } from "./schemas.ts";
-import { answersOf, profileOf, startFill, summaryOf } from "./answers.ts";
 
 const JSON_TYPE = { "content-type": "application/json" };
 
@@ -26,28 +25,13 @@ export async function withTaxonomy<R>(
   return result.value;
 }
 
-function occupationOr404(taxonomy: TaxonomyData, code: string) {
-  const occupation = taxonomy.occupations.get(code);
-  if (!occupation) {
+/** A version's body of a read route for a code; 404 when the release lacks the code. */
+function answerOr404(taxonomy: TaxonomyData, code: string, route: "summary" | "profile") {
+  const body = taxonomy.answers[route](code);
+  if (!body) {
     throw new ApiError("not_found", `O*NET ${taxonomy.release} has no occupation with this code`);
   }
-  return occupation;
-}
-
-/** The version's cached body of a read route (404 first when the release lacks the code). */
-async function answer(
-  c: Context<AppEnv>,
-  artifacts: ArtifactRegistry,
-  data: TaxonomyData,
-  code: string,
-  [key, build]: readonly [string, () => Promise<unknown>],
-) {
-  occupationOr404(data, code);
-  const cache = answersOf(data);
-  // A failed fill (the version closed under it) only means misses keep reading their code.
-  if (!cache.fill) startFill(artifacts, data).catch(() => {});
-  const body = await cache.get(key, build);
-  return c.body(body, 200, JSON_TYPE);
+  return body;
 }
 
 /** The occupation routes. */
@@ -73,10 +57,11 @@ export function occupationRoutes(artifacts: ArtifactRegistry, runtime: Middlewar
       },
     }),
     (c) =>
-      withTaxonomy(artifacts, ({ data, connection }) => {
-        const { onet_code } = c.req.valid("param");
-        return answer(c, artifacts, data, onet_code, summaryOf(connection, data, onet_code));
-      }) as never,
+      withTaxonomy(
+        artifacts,
+        ({ data }) =>
+          c.body(answerOr404(data, c.req.valid("param").onet_code, "summary"), 200, JSON_TYPE),
+      ) as never,
   );
 
   router.openapi(
@@ -92,10 +77,11 @@ export function occupationRoutes(artifacts: ArtifactRegistry, runtime: Middlewar
       },
     }),
     (c) =>
-      withTaxonomy(artifacts, ({ data, connection }) => {
-        const { onet_code } = c.req.valid("param");
-        return answer(c, artifacts, data, onet_code, profileOf(connection, data, onet_code));
-      }) as never,
+      withTaxonomy(
+        artifacts,
+        ({ data }) =>
+          c.body(answerOr404(data, c.req.valid("param").onet_code, "profile"), 200, JSON_TYPE),
+      ) as never,
   );
   return router;
 }
