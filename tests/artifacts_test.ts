@@ -104,10 +104,12 @@ Deno.test("hot swap: a moved pointer switches new leases; the old version closes
     const fresh = registry.acquire<TaxonomyData>("taxonomy")!;
     assert.equal(fresh.artifact.version, v2);
     assert.equal(held.artifact.closed, false, "a version in use stays open");
-    const rows = await held.artifact.connection.runAndReadAll("SELECT count(*) FROM occupations");
-    assert.equal(Number(rows.getRows()[0][0]), held.artifact.data.occupations.size);
+    const request = { query: { title: "chief executive" }, options: { limit: 3, semantic: false } };
+    const ranked = await held.artifact.data.engine.rank(request);
+    assert.ok(ranked.results.length > 0, "its index still ranks");
     held.release();
     assert.equal(held.artifact.closed, true, "the retired version closes with its last lease");
+    await assert.rejects(held.artifact.data.engine.rank(request), /closed/);
     fresh.release();
     assert.equal(fresh.artifact.closed, false);
   });
@@ -164,16 +166,20 @@ Deno.test("hot swap under concurrent requests: none fails, each sees one consist
   try {
     const { v1, v2 } = await twoVersions(ctx.artifactsDir);
     const router = createRouter();
-    // A request that holds its lease across an await, as real handlers querying DuckDB will.
+    // A request that holds its lease across awaits, as handlers ranking in the worker do.
     router.get("/count", async (c) => {
       const result = await ctx.artifacts.use<TaxonomyData, { version: string; count: number }>(
         "taxonomy",
         async (a) => {
           const before = a.version;
-          const reader = await a.connection.runAndReadAll("SELECT count(*) FROM occupations");
+          const ranked = await a.data.engine.rank({
+            query: { title: "chief executive" },
+            options: { limit: 3, semantic: false },
+          });
+          assert.ok(ranked.results.length > 0);
           await new Promise((resolve) => setTimeout(resolve, 2));
           assert.equal(a.version, before);
-          return { version: a.version, count: Number(reader.getRows()[0][0]) };
+          return { version: a.version, count: a.data.answers.codes.length };
         },
       );
       return c.json(result);

@@ -1,5 +1,7 @@
 /** Occupation summary and profile: shapes, ordering, codes, auth, on the fixture release. */
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { buildFixture, testApp, variantRelease } from "./helpers.ts";
 import type { TaxonomyData } from "../serve/occupation/artifact.ts";
 import { occupationDetails, occupationSkills } from "../serve/occupation/queries.ts";
@@ -75,32 +77,41 @@ Deno.test("occupation summary and profile from the taxonomy artifact", async () 
 async function fromDuckDb(t: TestApp, code: string) {
   const answer = await t.artifacts.use<TaxonomyData, [string, string]>(
     "taxonomy",
-    async ({ data, connection }) => {
-      const title = data.occupations.get(code)!.title;
-      const top = await occupationSkills(connection, code, 10);
-      const skills = await occupationSkills(connection, code);
-      const details = await occupationDetails(connection, code);
-      return [
-        JSON.stringify({
-          onet_code: code,
-          title,
-          top_skills: top.map((s) => ({
-            skill_name: s.name,
-            importance: s.importance,
-            level: s.level,
-          })),
-          taxonomy_version: data.release,
-        }),
-        JSON.stringify({
-          occupation: { onet_code: code, title, description: details.description },
-          skills,
-          technologies: details.technologies,
-          tasks: details.tasks,
-          related_occupations: details.related,
-          taxonomy_version: data.release,
-          attribution: data.attribution,
-        }),
-      ];
+    async ({ data, version, manifest }) => {
+      // The registry closed the version's file after loading it: open it here, read-only.
+      const file = join(t.artifactsDir, "taxonomy", version, manifest.file.name);
+      const instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY" });
+      const connection = await instance.connect();
+      try {
+        const title = data.occupations.get(code)!.title;
+        const top = await occupationSkills(connection, code, 10);
+        const skills = await occupationSkills(connection, code);
+        const details = await occupationDetails(connection, code);
+        return [
+          JSON.stringify({
+            onet_code: code,
+            title,
+            top_skills: top.map((s) => ({
+              skill_name: s.name,
+              importance: s.importance,
+              level: s.level,
+            })),
+            taxonomy_version: data.release,
+          }),
+          JSON.stringify({
+            occupation: { onet_code: code, title, description: details.description },
+            skills,
+            technologies: details.technologies,
+            tasks: details.tasks,
+            related_occupations: details.related,
+            taxonomy_version: data.release,
+            attribution: data.attribution,
+          }),
+        ];
+      } finally {
+        connection.closeSync();
+        instance.closeSync();
+      }
     },
   );
   return answer!;

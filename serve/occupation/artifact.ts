@@ -1,5 +1,6 @@
 /** The taxonomy artifact spec: verification rules and the data the hot path keeps in memory. */
-import type { DuckDBConnection } from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { join } from "node:path";
 import { type Manifest, TAXONOMY_SCHEMA_VERSION } from "../../build/manifest.ts";
 import { NORMALIZER_VERSION } from "../text/normalize.ts";
 import type { ArtifactSpec } from "../stores/artifacts.ts";
@@ -108,8 +109,19 @@ export async function loadTaxonomy(
   let engine: Ranker;
   let engineFrom: string;
   if (options.worker && dir) {
-    const ranker = await WorkerRanker.load(dir, () => readIndexSource(connection), facts);
-    [engine, engineFrom] = [ranker, `${ranker.from}, in the ranking worker`];
+    // The index source, should the worker need it: read through the loader's connection while
+    // the version loads; later (the worker failed, and the index has no usable snapshot to load
+    // again from) from the data file opened anew, as the registry closes that connection.
+    let loading = true;
+    const file = join(dir, manifest.file.name);
+    const source = () =>
+      loading ? readIndexSource(connection) : readDataFile(file, readIndexSource);
+    try {
+      const ranker = await WorkerRanker.load(dir, source, facts);
+      [engine, engineFrom] = [ranker, `${ranker.from}, in the ranking worker`];
+    } finally {
+      loading = false;
+    }
   } else {
     const snapshot = dir ? await readSnapshot(dir) : { index: null, reason: "no folder" };
     const index = snapshot.index ??
@@ -125,6 +137,24 @@ export async function loadTaxonomy(
     answers: answers.book,
     answersFrom: answers.from,
   };
+}
+
+/** Reads from a version's data file through a read-only instance of its own, closed after. */
+async function readDataFile<T>(
+  file: string,
+  read: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T> {
+  const instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY", threads: "1" });
+  try {
+    const connection = await instance.connect();
+    try {
+      return await read(connection);
+    } finally {
+      connection.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
 }
 
 /**

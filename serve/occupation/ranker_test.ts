@@ -3,9 +3,11 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { buildFixture } from "../../tests/helpers.ts";
 import { readIndexSource } from "./engine/load.ts";
-import { readSnapshot } from "./engine/snapshot.ts";
+import { readSnapshot, SNAPSHOT_FILE } from "./engine/snapshot.ts";
 import { parseManifest } from "../../build/manifest.ts";
-import { loadTaxonomy } from "./artifact.ts";
+import { loadTaxonomy, type TaxonomyData, taxonomySpecWith } from "./artifact.ts";
+import { ArtifactRegistry } from "../stores/artifacts.ts";
+import { memoryLogger } from "../http/log.ts";
 import { failRankingWorker, LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
 import type { AnswerRequest } from "./respond.ts";
 
@@ -119,6 +121,27 @@ Deno.test("a ranking worker that dies is replaced: the next rankings load the ve
       ranker.close();
     }
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a version without an engine snapshot is built again from its data file when the worker dies after the registry closed it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "test-ranker-" });
+  const registry = new ArtifactRegistry(dir, [taxonomySpecWith({ worker: true })], memoryLogger());
+  try {
+    const built = await buildFixture(dir);
+    await Deno.remove(join(dir, "taxonomy", built.version, SNAPSHOT_FILE));
+    await registry.start();
+    await registry.use<TaxonomyData, void>("taxonomy", async ({ data }) => {
+      assert.match(data.engineFrom, /^built \(no snapshot\), in the ranking worker$/);
+      const [request] = requests();
+      const before = await data.engine.rank(request);
+      await failRankingWorker();
+      // The loader's connection is closed by now: the source is read from the file again.
+      assert.deepEqual(await data.engine.rank(request), before);
+    });
+  } finally {
+    await registry.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,9 +1,10 @@
 /**
  * The artifact registry: opens each artifact's `current` version read-only after verifying
- * it against its manifest, keeps what the hot path needs in memory, and hot-swaps to a new
- * version when the pointer moves (file watch or SIGHUP). Requests hold a lease on the
- * version they started with; a retired version closes only when its last lease ends. A
- * version that fails verification is refused and the previous one keeps serving.
+ * it against its manifest, loads what its routes serve into memory and closes the data file
+ * again (no request reads DuckDB), and hot-swaps to a new version when the pointer moves (file
+ * watch or SIGHUP). Requests hold a lease on the version they started with; a retired version
+ * is disposed of (its ranking index released) only when its last lease ends. A version that
+ * fails verification is refused and the previous one keeps serving.
  */
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
@@ -22,7 +23,10 @@ export interface ArtifactSpec<T = unknown> {
   tables: readonly string[];
   /** Extra manifest checks (for example the normaliser version); returns a reason or null. */
   accept?(manifest: Manifest): string | null;
-  /** Loads what the hot path keeps in memory (dir: the version's folder, for derived files). */
+  /**
+   * Loads everything the routes serve into memory (dir: the version's folder, for derived
+   * files); the connection is closed once this resolves.
+   */
   load(connection: DuckDBConnection, manifest: Manifest, dir: string): Promise<T>;
   /** Facts about the loaded data for the activation log line (how it was loaded, sizes). */
   describe?(data: T): Record<string, unknown>;
@@ -30,7 +34,7 @@ export interface ArtifactSpec<T = unknown> {
   dispose?(data: T): void;
 }
 
-/** One opened, verified artifact version. */
+/** One verified, loaded artifact version. */
 export class LoadedArtifact<T = unknown> {
   #leases = 0;
   #retired = false;
@@ -40,11 +44,9 @@ export class LoadedArtifact<T = unknown> {
     readonly version: string,
     readonly manifest: Manifest,
     readonly data: T,
-    readonly connection: DuckDBConnection,
-    readonly instance: DuckDBInstance,
     readonly dispose: (data: T) => void = () => {},
   ) {}
-  /** Whether the DuckDB handles are closed. */
+  /** Whether the version was disposed of (retired and no longer leased). */
   get closed(): boolean {
     return this.#closed;
   }
@@ -65,8 +67,6 @@ export class LoadedArtifact<T = unknown> {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.connection.closeSync();
-    this.instance.closeSync();
     this.dispose(this.data);
   }
 }
@@ -239,20 +239,17 @@ export class ArtifactRegistry {
         }
       }
       data = await spec.load(connection, manifest, dir);
-      // Loading reads most of the file; a fresh instance hands that memory back (about 60 MB
-      // for the full taxonomy), and requests only read a few rows each.
-      connection.closeSync();
-      instance.closeSync();
-      instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY", threads: "1" });
-      connection = await instance.connect();
       const dispose = (loaded: unknown) => spec.dispose?.(loaded);
-      return new LoadedArtifact(spec.name, version, manifest, data, connection, instance, dispose);
+      return new LoadedArtifact(spec.name, version, manifest, data, dispose);
     } catch (error) {
-      connection?.closeSync();
-      instance?.closeSync();
       if (data !== undefined) spec.dispose?.(data);
       if (error instanceof ArtifactRefused) throw error;
       throw new ArtifactRefused("data file could not be opened or loaded", String(error));
+    } finally {
+      // Everything served is in memory now: loading read most of the file, and closing hands
+      // DuckDB's buffers back (about 60 MB for the full taxonomy).
+      connection?.closeSync();
+      instance?.closeSync();
     }
   }
 
