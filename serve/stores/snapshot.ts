@@ -1,7 +1,7 @@
 /**
  * Snapshots of derived in-memory data, written by a build beside an artifact's data file and read
- * by a server instead of recomputing the data (the taxonomy's ranking index, the evidence
- * artifact's loaded tables). Derived data: not under the manifest's content hash; a missing,
+ * by a server instead of recomputing the data (the taxonomy's ranking index and its summary and
+ * profile bodies, the evidence artifact's loaded tables). Derived data: not under the manifest's content hash; a missing,
  * stale or damaged snapshot only means the server computes the data itself.
  *
  * Layout: one JSON header line (format, fingerprint, the parts' names and byte lengths, the
@@ -107,12 +107,17 @@ function unpack(value: unknown): unknown {
 /**
  * The value with every typed array in it (in maps, lists and objects, at any depth) holding a
  * buffer of its own. node:v8's deserialize returns an aligned typed array as a view on the bytes
- * it read, here the whole snapshot file: one such view kept the file's 40 MB alive for as long as
- * the index it belonged to (the ranking index's stem postings did, measured in the worker).
+ * it read: when those were the whole snapshot file, one such view kept the file's 40 MB alive for
+ * as long as the index it belonged to (the ranking index's stem postings did, measured in the
+ * worker); now they are the part's bytes, which a small array must not hold either. A view that
+ * is nearly all of the bytes read (at least 9/10: the answers snapshot's bodies) stays a view: a
+ * copy would only add its size to the peak while the bytes wait for a collection.
  */
 function owned(value: unknown): unknown {
   if (ArrayBuffer.isView(value)) {
-    if (value.byteLength === value.buffer.byteLength || value instanceof DataView) return value;
+    if (value.byteLength * 10 >= value.buffer.byteLength * 9 || value instanceof DataView) {
+      return value;
+    }
     return (value as Int32Array).slice();
   }
   if (value === null || typeof value !== "object") return value;
@@ -195,20 +200,20 @@ export async function writeParts(
   return all.length;
 }
 
-/** The parts of a verified snapshot (deserialised one at a time), or why there are none. */
-type SnapshotParts =
-  | { parts: Generator<[string, unknown]>; reason: null }
-  | { parts: null; reason: string };
-
 /** A snapshot's parts by name (pieces joined), or why it cannot be used. */
 export type SnapshotRead =
   | { parts: Map<string, unknown>; reason: null }
   | { parts: null; reason: string };
 
 /**
- * Reads a snapshot: checks it (readParts), then deserialises its parts one at a time, pausing
- * whenever a slice of work passed `sliceMs` (8 ms by default), and joins their pieces. A part that
- * does not deserialise makes the whole snapshot unusable, with the reason.
+ * Reads a snapshot: checks its format and fingerprint, then its checksum (reading and hashing a
+ * few megabytes at a time with `pause` between), then reads and deserialises its parts one at a
+ * time, pausing whenever a slice of work passed `sliceMs` (8 ms by default), and joins their
+ * pieces. The file is never held whole: each part's bytes are read on their own, so loading the
+ * ranking index (40.9 MB for 29.3, its largest part 12.4 MB) no longer adds the whole file to the
+ * peak. One handle serves both passes, so a build that replaces the file meanwhile (a rename)
+ * cannot mix two files. A part that does not deserialise makes the whole snapshot unusable, with
+ * the reason.
  */
 export async function readSnapshotFile(
   path: string,
@@ -216,47 +221,21 @@ export async function readSnapshotFile(
   options: { sliceMs?: number; pause?: () => Promise<void> } = {},
 ): Promise<SnapshotRead> {
   const pause = options.pause ?? timerPause;
-  const read = await readParts(path, fingerprint, pause);
-  if (read.parts === null) return read;
-  const parts = read.parts;
-  const byName = new Map<string, unknown>();
+  const sliceMs = options.sliceMs ?? 8;
+  let file: Deno.FsFile;
   try {
-    await runSliced(
-      (function* () {
-        for (const [name, value] of parts) {
-          joinPiece(byName, name, value);
-          yield;
-        }
-      })(),
-      options.sliceMs ?? 8,
-      pause,
-    );
-  } catch (error) {
-    return { parts: null, reason: `damaged snapshot: ${String(error)}` };
-  }
-  return { parts: byName, reason: null };
-}
-
-/**
- * Reads a snapshot file, checks its format, fingerprint and checksum (hashing a few megabytes at
- * a time with `pause` between them) and returns its parts lazily: each is deserialised when the
- * caller asks for it, so the caller can pause between parts.
- */
-async function readParts(
-  path: string,
-  fingerprint: string | null,
-  pause: () => Promise<void>,
-): Promise<SnapshotParts> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readWhole(path);
+    file = await Deno.open(path);
   } catch {
     return { parts: null, reason: "no snapshot" };
   }
-  const newline = bytes.indexOf(10);
+  using _ = file;
+  const size = (await file.stat()).size;
+  const first = await readAt(file, 0, new Uint8Array(Math.min(size, HASH_CHUNK)));
+  const newline = first.indexOf(10);
   let header: Header;
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, newline)));
+    if (newline < 0) throw new Error("no header line");
+    header = JSON.parse(new TextDecoder().decode(first.subarray(0, newline)));
   } catch {
     return { parts: null, reason: "unreadable snapshot header" };
   }
@@ -264,40 +243,51 @@ async function readParts(
   if (fingerprint === null || header.fingerprint !== fingerprint) {
     return { parts: null, reason: "written by other code" };
   }
-  const payload = bytes.subarray(newline + 1);
+  const payloadAt = newline + 1;
   const hash = createHash("sha256");
-  for (let at = 0; at < payload.length; at += HASH_CHUNK) {
-    hash.update(payload.subarray(at, at + HASH_CHUNK));
+  const chunk = new Uint8Array(HASH_CHUNK);
+  for (let at = payloadAt; at < size; at += HASH_CHUNK) {
+    const read = await readAt(file, at, chunk.subarray(0, Math.min(HASH_CHUNK, size - at)));
+    hash.update(read);
     await pause();
   }
-  if (hash.digest("hex") !== header.sha256) {
+  const listed = header.parts.reduce((n, p) => n + p.bytes, 0);
+  if (hash.digest("hex") !== header.sha256 || payloadAt + listed !== size) {
     return { parts: null, reason: "snapshot checksum mismatch" };
   }
-  function* parts(): Generator<[string, unknown]> {
-    let at = 0;
-    for (const { name, bytes: length } of header.parts) {
-      yield [name, unpack(owned(deserialize(payload.subarray(at, at + length))))];
-      at += length;
+  const byName = new Map<string, unknown>();
+  let at = payloadAt;
+  let sliceStart = performance.now();
+  try {
+    for (const { name, bytes } of header.parts) {
+      const part = await readAt(file, at, new Uint8Array(bytes));
+      at += bytes;
+      joinPiece(byName, name, unpack(owned(deserialize(part))));
+      if (performance.now() - sliceStart >= sliceMs) {
+        await pause();
+        sliceStart = performance.now();
+      }
     }
+  } catch (error) {
+    return { parts: null, reason: `damaged snapshot: ${String(error)}` };
   }
-  return { parts: parts(), reason: null };
+  return { parts: byName, reason: null };
 }
 
 /**
- * A file's bytes, read into a buffer of our own: the buffer of an awaited `Deno.readFile` stays
- * reachable after its caller dropped it (measured: a 40 MB snapshot held until the next read).
+ * Fills `into` from the file at `offset` (short only at the end of the file). The buffer is the
+ * caller's own: an awaited `Deno.readFile`'s stayed reachable after its caller dropped it
+ * (measured: a 40 MB snapshot held until the next read).
  */
-async function readWhole(path: string): Promise<Uint8Array> {
-  using file = await Deno.open(path);
-  const { size } = await file.stat();
-  const out = new Uint8Array(size);
-  let at = 0;
-  while (at < size) {
-    const n = await file.read(out.subarray(at));
+async function readAt(file: Deno.FsFile, offset: number, into: Uint8Array): Promise<Uint8Array> {
+  await file.seek(offset, Deno.SeekMode.Start);
+  let filled = 0;
+  while (filled < into.length) {
+    const n = await file.read(into.subarray(filled));
     if (n === null) break;
-    at += n;
+    filled += n;
   }
-  return at === size ? out : out.subarray(0, at);
+  return into.subarray(0, filled);
 }
 
 /** Runs a generator to its end, pausing whenever a slice of work passed `sliceMs`. */

@@ -67,6 +67,26 @@ Deno.test("a snapshot's parts read back equal, and no typed array keeps the file
   }
 });
 
+Deno.test("a typed array that is nearly all of its part stays a view on the bytes read", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "test.snapshot");
+    const bytes = Uint8Array.from({ length: 200_000 }, (_, i) => i % 251);
+    const small = Int32Array.from({ length: 50 }, (_, i) => i);
+    const size = await writeParts(path, FINGERPRINT, [["small", small], ["bytes", bytes]]);
+    const read = await readSnapshotFile(path, FINGERPRINT);
+    const got = read.parts!.get("bytes") as Uint8Array;
+    assert.deepEqual(got, bytes);
+    // The part's bytes as read (with their few bytes of serialisation header), not a copy.
+    assert.ok(got.buffer.byteLength > got.byteLength && got.buffer.byteLength < size);
+    const other = read.parts!.get("small") as Int32Array;
+    assert.deepEqual(other, small);
+    assert.equal(other.buffer.byteLength, other.byteLength, "a small part is still copied out");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a snapshot of other code, or a damaged one, is refused with its reason", async () => {
   const dir = await Deno.makeTempDir();
   try {
