@@ -15,6 +15,7 @@ import {
   buildAnswerBook,
   writeAnswerSnapshot,
 } from "../../serve/occupation/answers.ts";
+import { readAttribution } from "../../serve/occupation/queries.ts";
 
 /** Builds term_vectors; empty (and reported absent) when no embeddings file is given. */
 export async function buildVectorsTable(
@@ -63,10 +64,9 @@ export async function writeAnswersSnapshot(
   dir: string,
   fallback: AnswerFacts,
 ): Promise<number> {
-  const [row] = (await connection.runAndReadAll("SELECT text FROM attribution")).getRows();
   const facts = {
     release: fallback.release,
-    attribution: String(row?.[0] ?? fallback.attribution),
+    attribution: await readAttribution(connection, fallback.attribution),
   };
   return await writeAnswerSnapshot(dir, await buildAnswerBook(connection, facts, async () => {}));
 }

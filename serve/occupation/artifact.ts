@@ -11,6 +11,7 @@ import { readSnapshot } from "./engine/snapshot.ts";
 import { LocalRanker, type Ranker, WorkerRanker } from "./ranker.ts";
 import type { VersionFacts } from "./respond.ts";
 import { type AnswerBook, loadAnswerBook } from "./answers.ts";
+import { readAttribution } from "./queries.ts";
 
 /** An occupation as the hot path sees it. */
 export interface OccupationRecord {
@@ -73,7 +74,7 @@ export async function loadTaxonomy(
       hasData: Boolean(hasData),
     });
   }
-  const attribution = await connection.runAndReadAll("SELECT text FROM attribution");
+  const attribution = await readAttribution(connection, manifest.attribution);
   const calibrations = await readCalibrations(connection);
   const related = new Map<string, RelatedOccupation[]>();
   // Chunk by chunk with a pause between: converting all of them at once held the event loop for
@@ -98,7 +99,7 @@ export async function loadTaxonomy(
   if (!calibrations.has("lexical")) throw new Error("the artifact has no lexical calibration");
   const facts: VersionFacts = {
     release: manifest.release.version,
-    attribution: String(attribution.getRows()[0]?.[0] ?? manifest.attribution),
+    attribution,
     related,
     calibrations,
   };

@@ -1,6 +1,8 @@
 /**
- * Occupation summary and profile reads from the taxonomy artifact (parameterised DuckDB
- * queries on the version the request holds a lease on).
+ * The taxonomy artifact's reads behind the summary and profile bodies (answers.ts): every
+ * occupation at once (`allOccupationReads`, what the build and a loader encode), the version's
+ * attribution, and the same reads for one code (`occupationSkills`, `occupationDetails`), which no
+ * route calls any more: tests/occupation_test.ts holds the encoded bodies to them.
  */
 import { type DuckDBConnection, JSDuckDBValueConverter } from "@duckdb/node-api";
 
@@ -39,6 +41,18 @@ const relatedOf = (r: Row) => ({
   relatedness_tier: String(r.relatedness_tier),
   rank: Number(r.related_index),
 });
+
+/**
+ * The attribution text the artifact carries (its `attribution` table), or `fallback` (the
+ * manifest's) when the table is empty.
+ */
+export async function readAttribution(
+  connection: DuckDBConnection,
+  fallback: string,
+): Promise<string> {
+  const [row] = (await connection.runAndReadAll("SELECT text FROM attribution")).getRows();
+  return String(row?.[0] ?? fallback);
+}
 
 /** Skills of an occupation by importance (then name), with their level. */
 export async function occupationSkills(connection: DuckDBConnection, code: string, limit = 1000) {
