@@ -32,7 +32,8 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { readCalibrations, readIndexSource } from "../serve/occupation/engine/load.ts";
+import { readIndexSource } from "../serve/occupation/engine/load.ts";
+import { readCalibrations } from "../serve/occupation/facts.ts";
 import {
   type Channel,
   fitChannel,

@@ -3,7 +3,6 @@
  * artifact version. Steps are pure functions of the release (no clock, randomness or
  * network); only the temporary folder and the final rename touch the outside world.
  */
-import { DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import { type OnetRelease, readOnetRelease } from "./sources/onet/read.ts";
 import { registerNormalizer, stageRelease } from "./steps/stage.ts";
@@ -28,6 +27,7 @@ import { sha256File, sha256Hex } from "./hash.ts";
 import { writeManifestAndPublish } from "./publish.ts";
 import { type Progress, silentProgress } from "./progress.ts";
 import { NORMALIZER_VERSION } from "../serve/text/normalize.ts";
+import { duckdb } from "../serve/stores/duckdb.ts";
 
 /** Name of the taxonomy artifact folder and file. */
 export const TAXONOMY = "taxonomy";
@@ -119,12 +119,13 @@ export async function buildTaxonomy(
   try {
     await Deno.chmod(buildDir, 0o755); // published versions are readable by the serving user
     const dbPath = join(buildDir, `${TAXONOMY}.duckdb`);
+    const { DuckDBInstance } = await duckdb();
     const instance = await DuckDBInstance.create(dbPath, { threads: "2" });
     const connection = await instance.connect();
     let tables: ManifestTable[];
     try {
       await connection.run("ATTACH ':memory:' AS stg");
-      registerNormalizer(connection);
+      await registerNormalizer(connection);
 
       progress.step(++n, total, "stage release files");
       const staged = await stageRelease(connection, release);

@@ -9,6 +9,7 @@ import { writePointer } from "../build/publish.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
 import { type TaxonomyData, taxonomySpec, taxonomySpecWith } from "../serve/occupation/artifact.ts";
 import { memoryLogger } from "../serve/http/log.ts";
+import { ANSWERS_SNAPSHOT } from "../serve/occupation/answers.ts";
 import { createRouter } from "../serve/http/router.ts";
 import { buildFixture, testApp, variantRelease, waitFor } from "./helpers.ts";
 
@@ -89,6 +90,33 @@ Deno.test("a manifest that lacks a table the server reads, or names a non-identi
     await Deno.writeTextFile(path, JSON.stringify(manifest));
     await registry.reload("taxonomy");
     assert.match(registry.status()[0].problem ?? "", /not a plain identifier/);
+  });
+});
+
+Deno.test("a version loads from its snapshots without opening its data file; opened, its row counts are checked", async () => {
+  await withRegistry(async ({ dir, registry }) => {
+    const built = await buildFixture(dir);
+    const path = join(built.dir, "manifest.json");
+    const manifest = JSON.parse(await Deno.readTextFile(path));
+    manifest.tables[0].rows += 1;
+    await Deno.writeTextFile(path, JSON.stringify(manifest));
+    // Everything the taxonomy serves comes from the build's snapshots: the data file (its
+    // checksum verified) is not opened, so its tables are not counted.
+    await registry.start();
+    assert.equal(registry.status()[0].state, "loaded");
+    const data = registry.acquire<TaxonomyData>("taxonomy")!;
+    assert.equal(data.artifact.data.answersFrom, "snapshot");
+    data.release();
+    // Without the answers snapshot the loader opens the data file, and the count is checked.
+    await Deno.remove(join(built.dir, ANSWERS_SNAPSHOT));
+    const again = new ArtifactRegistry(dir, [taxonomySpec], memoryLogger());
+    try {
+      await again.start();
+      assert.equal(again.status()[0].state, "failed");
+      assert.match(again.status()[0].problem ?? "", /row count does not match its manifest/);
+    } finally {
+      await again.close();
+    }
   });
 });
 

@@ -13,6 +13,8 @@ import { parseManifest } from "../build/manifest.ts";
 import { EVIDENCE_SNAPSHOT, loadWorkforce } from "../serve/workforce/artifact.ts";
 import { assemblePack, canonicalRequest } from "../serve/workforce/pack.ts";
 import { canonicalize } from "../serve/text/canonical.ts";
+import { openedFile } from "../serve/stores/duckdb.ts";
+import { unopened } from "./helpers.ts";
 import { sha256File } from "../build/hash.ts";
 
 const INPUTS = { soc: [FIXTURE_WORKFORCE], oews: [FIXTURE_WORKFORCE], qwi: [FIXTURE_WORKFORCE] };
@@ -57,8 +59,8 @@ Deno.test("evidence build: deterministic builds and packs, review gate, markers"
       const opened = await open(a, first.version);
       try {
         const dir = join(a, EVIDENCE, first.version);
-        const fromTables = await loadWorkforce(opened.connection, opened.manifest);
-        const fromSnapshot = await loadWorkforce(opened.connection, opened.manifest, dir);
+        const fromTables = await loadWorkforce(openedFile(opened.connection), opened.manifest);
+        const fromSnapshot = await loadWorkforce(unopened, opened.manifest, dir);
         assert.equal(fromTables.loadedFrom, "tables");
         assert.equal(fromSnapshot.loadedFrom, "snapshot");
         assert.deepEqual(
@@ -70,7 +72,7 @@ Deno.test("evidence build: deterministic builds and packs, review gate, markers"
         const bytes = await Deno.readFile(file);
         bytes[bytes.length - 5] ^= 0xff;
         await Deno.writeFile(file, bytes);
-        const fallback = await loadWorkforce(opened.connection, opened.manifest, dir);
+        const fallback = await loadWorkforce(openedFile(opened.connection), opened.manifest, dir);
         assert.equal(fallback.loadedFrom, "tables");
         assert.deepEqual({ ...fallback, loadedFrom: "" }, { ...fromTables, loadedFrom: "" });
       } finally {
@@ -83,7 +85,7 @@ Deno.test("evidence build: deterministic builds and packs, review gate, markers"
       for (const dir of [a, b]) {
         const opened = await open(dir, first.version);
         try {
-          const data = await loadWorkforce(opened.connection, opened.manifest);
+          const data = await loadWorkforce(openedFile(opened.connection), opened.manifest);
           const request = canonicalRequest(data, { soc_code: "15-1252", country_code: "US" });
           const result = assemblePack(data, request, "ep_00000000000000000000000000000000");
           assert.ok("document" in result);
@@ -149,7 +151,7 @@ Deno.test("evidence build: deterministic builds and packs, review gate, markers"
     await t.step("a SOC code OEWS publishes only in an aggregate points to it", async () => {
       const opened = await open(a, first.version);
       try {
-        const data = await loadWorkforce(opened.connection, opened.manifest);
+        const data = await loadWorkforce(openedFile(opened.connection), opened.manifest);
         // Every detailed code of the sample is either published itself or in one aggregate.
         for (const file of data.national) {
           for (const [soc, where] of file.publication) {

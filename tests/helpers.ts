@@ -48,6 +48,10 @@ export const FIXTURE_OEWS = fileURLToPath(
 );
 
 /** Builds the fixture release into artifactsDir (with the fixture vectors unless told not to). */
+/** A data file a test expects a loader not to open (it loads from the build's snapshots). */
+export const unopened = (): Promise<never> =>
+  Promise.reject(new Error("the loader opened the data file"));
+
 export function buildFixture(
   artifactsDir: string,
   onetDir = FIXTURE_ONET,

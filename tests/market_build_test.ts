@@ -2,7 +2,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { buildFixture, FIXTURE_FEED } from "./helpers.ts";
+import { buildFixture, FIXTURE_FEED, unopened } from "./helpers.ts";
+import { loadMarket, MARKET_SNAPSHOT } from "../serve/market/artifact.ts";
+import { openedFile, readDataFile } from "../serve/stores/duckdb.ts";
 import { buildMarket, type MarketDetails } from "../build/market/pipeline.ts";
 import { readPointer } from "../build/publish.ts";
 
@@ -149,6 +151,24 @@ Deno.test("market build: sample feed end to end", async (t) => {
       }
       assert.ok(months.includes("posting_month=2026-04"));
       assert.ok(months.includes("posting_month=undated"));
+    });
+
+    await t.step("the build's snapshot loads as the tables do, without the data file", async () => {
+      const fromTables = await readDataFile(
+        join(result.dir, "market.duckdb"),
+        (connection) => loadMarket(openedFile(connection), result.manifest),
+      );
+      const fromSnapshot = await loadMarket(unopened, result.manifest, result.dir);
+      assert.equal(fromTables.loadedFrom, "tables");
+      assert.equal(fromSnapshot.loadedFrom, "snapshot");
+      assert.deepEqual({ ...fromSnapshot, loadedFrom: "" }, { ...fromTables, loadedFrom: "" });
+      assert.ok(fromSnapshot.terms.size > 0 && fromSnapshot.totals.size > 0);
+      // A damaged snapshot is not used: the data file is read instead.
+      const file = join(result.dir, MARKET_SNAPSHOT);
+      const bytes = await Deno.readFile(file);
+      bytes[bytes.length - 5] ^= 0xff;
+      await Deno.writeFile(file, bytes);
+      await assert.rejects(loadMarket(unopened, result.manifest, result.dir), /opened the data/);
     });
 
     await t.step("the same feed gives the same version; --as-of changes it", async () => {

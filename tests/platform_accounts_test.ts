@@ -62,7 +62,9 @@ Deno.test("register: a taken email gets the same answer, no email, and about the
       await call(t, "POST", REGISTER, { body: { email, password: PASSWORD, ...profile } });
       return performance.now() - started;
     };
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    // The fastest of each: a busy moment on the machine (the parallel test run) only ever adds
+    // time, and one undisturbed timing of each path is enough to compare them.
+    const fastest = (xs: number[]) => Math.min(...xs);
     const known: number[] = [];
     const unknown: number[] = [];
     const hashes: number[] = [];
@@ -74,7 +76,7 @@ Deno.test("register: a taken email gets the same answer, no email, and about the
       unknown.push(await time(`new${i}@example.com`));
       known.push(await time("taken@example.com"));
     }
-    const [k, u, h] = [median(known), median(unknown), median(hashes)];
+    const [k, u, h] = [fastest(known), fastest(unknown), fastest(hashes)];
     const report = `known ${k.toFixed(1)} ms, new ${u.toFixed(1)} ms, one hash ${h.toFixed(1)} ms`;
     // The taken email costs a password hash too (argon2id is a few ms on this hardware)...
     assert.ok(k >= 0.7 * h, `the taken-email path hashes the password: ${report}`);

@@ -7,7 +7,6 @@
  * OEWS markers (`*`, `**`, `#`, `~`) stay markers: a figure is a value or a marker, never a
  * number made up for a marker. OEWS vintages are kept side by side, never differenced.
  */
-import { DuckDBInstance } from "@duckdb/node-api";
 import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +21,7 @@ import { attributionText } from "../pipeline.ts";
 import { NORMALIZER_VERSION } from "../../serve/text/normalize.ts";
 import { readRegistry, REVIEWS_DIR } from "./reviews.ts";
 import { discoverEvidence, type EvidenceFile, type LeftOut, oewsPeriod } from "./inputs.ts";
+import { duckdb, openedFile, readDataFile } from "../../serve/stores/duckdb.ts";
 
 /** Name of the evidence artifact folder and file. */
 export const EVIDENCE = "evidence";
@@ -258,6 +258,7 @@ export async function buildEvidence(
   try {
     await Deno.chmod(buildDir, 0o755);
     const dbPath = join(buildDir, `${EVIDENCE}.duckdb`);
+    const { DuckDBInstance } = await duckdb();
     const instance = await DuckDBInstance.create(dbPath, { threads: "2" });
     const connection = await instance.connect();
     const tables: ManifestTable[] = [];
@@ -438,14 +439,8 @@ async function writeSnapshotOf(dbPath: string, manifest: Manifest, dir: string):
   const { loadWorkforce, writeEvidenceSnapshot } = await import(
     "../../serve/workforce/artifact.ts"
   );
-  const instance = await DuckDBInstance.create(dbPath, { access_mode: "READ_ONLY" });
-  const connection = await instance.connect();
-  try {
-    return await writeEvidenceSnapshot(dir, await loadWorkforce(connection, manifest));
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  const data = await readDataFile(dbPath, (c) => loadWorkforce(openedFile(c), manifest));
+  return await writeEvidenceSnapshot(dir, data);
 }
 
 /** The credits of the sources an evidence version was built from. */

@@ -4,7 +4,6 @@
  * tables -> checks -> content hash -> manifest -> atomic publish. A pure function of the feeds,
  * the taxonomy version, the curated dictionary and the as-of date: no clock, no randomness.
  */
-import { DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -46,6 +45,7 @@ import { assess } from "../../serve/occupation/engine/confidence.ts";
 import { retrievalPolicy } from "../../serve/occupation/engine/calibrate.ts";
 import { NORMALIZER_VERSION } from "../../serve/text/normalize.ts";
 import { attributionText } from "../pipeline.ts";
+import { duckdb, openedFile, readDataFile } from "../../serve/stores/duckdb.ts";
 
 /** Name of the market artifact folder and file. */
 export const MARKET = "market";
@@ -158,6 +158,7 @@ async function openTaxonomy(artifactsDir: string, pinned?: string) {
     );
   }
   const manifest = parseManifest(await Deno.readTextFile(join(dir, version, "manifest.json")));
+  const { DuckDBInstance } = await duckdb();
   const instance = await DuckDBInstance.create(join(dir, version, manifest.file.name), {
     access_mode: "READ_ONLY",
     threads: "1",
@@ -171,7 +172,7 @@ export async function buildMarket(
   options: MarketBuildOptions,
   progress: Progress = silentProgress,
 ): Promise<MarketBuildResult> {
-  const total = MARKET_TABLES.length + 8;
+  const total = MARKET_TABLES.length + 9;
   let n = 0;
   const maxDropped = options.maxDroppedShare ?? DEFAULT_MAX_DROPPED_SHARE;
   if (options.asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.asOf)) {
@@ -232,7 +233,7 @@ export async function buildMarket(
     );
     matcher = compileMatcher(technologies, elements, curated);
     dictionary = { technologies, elements, curated };
-    const data = await loadTaxonomy(taxonomy.connection, taxonomy.manifest);
+    const data = await loadTaxonomy(openedFile(taxonomy.connection), taxonomy.manifest);
     // Ranked on this thread, synchronously: the build classifies titles one after another.
     if (!(data.engine instanceof LocalRanker)) throw new Error("expected an in-thread ranker");
     const index = data.engine.index;
@@ -315,6 +316,7 @@ export async function buildMarket(
     // A bounded working set: past it DuckDB spills sorts and joins to the scratch folder, so a
     // larger feed takes longer rather than more memory (1M postings peaked at 3.5-3.9 GiB
     // without a limit).
+    const { DuckDBInstance } = await duckdb();
     const instance = await DuckDBInstance.create(dbPath, {
       threads: "2",
       memory_limit: "1536MB",
@@ -453,6 +455,9 @@ export async function buildMarket(
         " Posting counts are scoped, directional signals from the listed feeds, not totals.",
       market: details,
     };
+    progress.step(++n, total, "snapshot");
+    const bytes = await writeSnapshotOf(dbPath, manifest, buildDir);
+    progress.done(`${(bytes / 1e6).toFixed(1)} MB`);
     return await writeManifestAndPublish(
       artifactDir,
       buildDir,
@@ -467,4 +472,15 @@ export async function buildMarket(
   } finally {
     await Deno.remove(scratch, { recursive: true }).catch(() => {});
   }
+}
+
+/**
+ * The tables as the server loads them, written beside the data file (serve/market/artifact.ts: a
+ * server running the same loader code reads them instead of opening the data file).
+ */
+async function writeSnapshotOf(dbPath: string, manifest: Manifest, dir: string): Promise<number> {
+  // Imported here: the loader imports this module's table list (a static import would be a cycle).
+  const { loadMarket, writeMarketSnapshot } = await import("../../serve/market/artifact.ts");
+  const data = await readDataFile(dbPath, (c) => loadMarket(openedFile(c), manifest));
+  return await writeMarketSnapshot(dir, data);
 }

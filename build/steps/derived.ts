@@ -15,7 +15,7 @@ import {
   buildAnswerBook,
   writeAnswerSnapshot,
 } from "../../serve/occupation/answers.ts";
-import { readAttribution } from "../../serve/occupation/queries.ts";
+import { readTaxonomyFacts } from "../../serve/occupation/facts.ts";
 
 /** Builds term_vectors; empty (and reported absent) when no embeddings file is given. */
 export async function buildVectorsTable(
@@ -55,8 +55,9 @@ export async function writeEngineSnapshot(
 }
 
 /**
- * Writes every summary and profile body of the version into its folder (occupation/answers.ts):
- * a server running this occupation code serves them from that file. The attribution is the
+ * Writes every summary and profile body of the version, and the facts its answers carry, into its
+ * folder (occupation/answers.ts): a server running this occupation code serves them from that file
+ * without opening the data file. The attribution is the
  * table's, as the server reads it (`fallback.attribution` only when the table is empty).
  */
 export async function writeAnswersSnapshot(
@@ -64,11 +65,9 @@ export async function writeAnswersSnapshot(
   dir: string,
   fallback: AnswerFacts,
 ): Promise<number> {
-  const facts = {
-    release: fallback.release,
-    attribution: await readAttribution(connection, fallback.attribution),
-  };
-  return await writeAnswerSnapshot(dir, await buildAnswerBook(connection, facts, async () => {}));
+  const read = await readTaxonomyFacts(connection, fallback.release, fallback.attribution);
+  const book = await buildAnswerBook(connection, read, async () => {});
+  return await writeAnswerSnapshot(dir, book, read);
 }
 
 /**

@@ -1,10 +1,6 @@
 /** Loads a parsed release into typed staging tables (stg.<table>) with DuckDB's appender. */
-import {
-  DuckDBAppender,
-  type DuckDBConnection,
-  DuckDBScalarFunction,
-  VARCHAR,
-} from "@duckdb/node-api";
+import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
+import { duckdb } from "../../serve/stores/duckdb.ts";
 import { type ColumnKind, sqlType, STAGING_TABLES } from "../sources/onet/files.ts";
 import type { Cell, OnetRelease } from "../sources/onet/read.ts";
 import { normalizeTitle } from "../../serve/text/normalize.ts";
@@ -26,7 +22,8 @@ function append(appender: DuckDBAppender, kind: ColumnKind, value: Cell): void {
 }
 
 /** Registers normalize_title(VARCHAR), the shared normaliser, for the build SQL. */
-export function registerNormalizer(connection: DuckDBConnection): void {
+export async function registerNormalizer(connection: DuckDBConnection): Promise<void> {
+  const { DuckDBScalarFunction, VARCHAR } = await duckdb();
   connection.registerScalarFunction(
     DuckDBScalarFunction.create({
       name: "normalize_title",

@@ -1,11 +1,15 @@
 /**
  * The market artifact spec: verification rules and the precomputed tables the routes answer
  * from. Everything a market route returns is read here once per version and held in memory,
- * sorted the way the routes list it, so a request only slices and serialises.
+ * sorted the way the routes list it, so a request only slices and serialises. The market build
+ * writes what this loader reads beside the data file (`market.snapshot`); a server running the
+ * same loader code loads that instead of opening the data file.
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
+import { join } from "node:path";
 import type { Manifest } from "../../build/manifest.ts";
 import type { ArtifactSpec } from "../stores/artifacts.ts";
+import type { DataFile } from "../stores/duckdb.ts";
+import { readSnapshotFile, sourceFingerprint, writeParts } from "../stores/snapshot.ts";
 import {
   MARKET,
   MARKET_SCHEMA_VERSION,
@@ -52,19 +56,63 @@ export interface MarketData {
   trending: Map<TermType, TrendingTerm[]>;
   /** Countries of the active scope, most jobs first. */
   activeCountries: string[];
+  /** Whether the tables came from the build's snapshot or from the data file. */
+  loadedFrom: "snapshot" | "tables";
+}
+
+/** The loaded tables a snapshot holds (the rest comes from the manifest). */
+const SNAPSHOT_PARTS = ["earliest", "totals", "terms", "trending", "activeCountries"] as const;
+type SnapshotPart = typeof SNAPSHOT_PARTS[number];
+
+/** The snapshot's file name inside a market version folder. */
+export const MARKET_SNAPSHOT = "market.snapshot";
+
+let fingerprint: Promise<string | null> | null = null;
+
+/** The fingerprint of this loader's code (serve/market/, and build/market/ it imports). */
+function marketFingerprint(): Promise<string | null> {
+  fingerprint ??= sourceFingerprint(`market schema ${MARKET_SCHEMA_VERSION}`, [
+    new URL("./", import.meta.url),
+    new URL("../../build/market/", import.meta.url),
+  ]);
+  return fingerprint;
+}
+
+/** Writes the loaded tables as the version folder's snapshot (the market build's last step). */
+export async function writeMarketSnapshot(dir: string, data: MarketData): Promise<number> {
+  const print = await marketFingerprint();
+  if (print === null) throw new Error("the market code cannot be read: no fingerprint");
+  return await writeParts(
+    join(dir, MARKET_SNAPSHOT),
+    print,
+    SNAPSHOT_PARTS.map((name) => [name, data[name]]),
+  );
 }
 
 const num = (v: unknown) => Number(v);
 const byCountThenName = (a: TermCount, b: TermCount) =>
   b.job_count - a.job_count || (a.term_name < b.term_name ? -1 : a.term_name > b.term_name ? 1 : 0);
 
-/** Loads the market tables the routes serve. */
+/**
+ * Loads the market tables the routes serve: from the version folder's snapshot when this loader's
+ * code wrote it, else from the data file.
+ */
 export async function loadMarket(
-  connection: DuckDBConnection,
+  tables: DataFile,
   manifest: Manifest,
+  dir?: string,
 ): Promise<MarketData> {
   const details = manifest.market as MarketDetails | undefined;
   if (!details?.as_of) throw new Error("the market manifest has no window details");
+  if (dir) {
+    const read = await readSnapshotFile(join(dir, MARKET_SNAPSHOT), await marketFingerprint());
+    const byName = read.parts ?? new Map<string, unknown>();
+    if (SNAPSHOT_PARTS.every((name) => byName.has(name))) {
+      const stored = Object.fromEntries(byName) as Pick<MarketData, SnapshotPart>;
+      return { version: manifest.version, details, ...stored, loadedFrom: "snapshot" };
+    }
+  }
+  const connection = await tables();
   const totals = new Map<string, ScopeTotal>();
   for (
     const [scope, country, jobs, remote, hybrid, postings] of (await connection.runAndReadAll(
@@ -132,6 +180,7 @@ export async function loadMarket(
     terms,
     trending,
     activeCountries,
+    loadedFrom: "tables",
   };
 }
 
@@ -142,4 +191,5 @@ export const marketSpec: ArtifactSpec<MarketData> = {
   schemaVersion: MARKET_SCHEMA_VERSION,
   tables: MARKET_TABLES.map((t) => t.name),
   load: loadMarket,
+  describe: (data) => ({ tables: data.loadedFrom }),
 };

@@ -1,16 +1,20 @@
 /**
  * The bodies of the taxonomy's read routes, summary (spec 2.6) and profile (2.7): every one of a
  * version, encoded once into one buffer. The taxonomy build writes them beside the data file
- * (`answers.snapshot`, serve/stores/snapshot.ts); a server whose occupation code wrote them loads
- * that buffer with the version and answers from slices of it. Otherwise (an artifact built by other
- * code) the loader encodes them from the same DuckDB reads while the version loads, before it
- * serves. Either way no request reads DuckDB, and nothing is filled in under load: the fill that
+ * (`answers.snapshot`, serve/stores/snapshot.ts) with the version's facts (facts.ts); a server
+ * whose occupation code wrote them loads that file with the version, without opening the data
+ * file, and answers from slices of the buffer. Otherwise (an artifact built by other code) the
+ * loader reads the facts and encodes the bodies from the data file while the version loads, before
+ * it serves. Either way no request reads DuckDB, and nothing is filled in under load: the fill that
  * did this on a version's first request held every occupation's rows as objects at once (about 80
  * MB of peak RSS, measured with bench:serve).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { join } from "node:path";
+import type { Manifest } from "../../build/manifest.ts";
+import type { DataFile } from "../stores/duckdb.ts";
 import { readSnapshotFile, sourceFingerprint, timerPause, writeParts } from "../stores/snapshot.ts";
+import { factsFromParts, factsParts, readTaxonomyFacts, type TaxonomyFacts } from "./facts.ts";
 import { allOccupationReads, type OccupationDetails, type SkillRating } from "./queries.ts";
 
 /** The snapshot's file name inside a taxonomy artifact folder. */
@@ -107,17 +111,17 @@ export function profileAnswer(
 }
 
 /**
- * Encodes every occupation's summary and profile from an opened taxonomy file (one read per table,
- * `pause` awaited between chunks and between slices of the encoding).
+ * Encodes the summary and profile of every occupation of `read` (in its order) from an opened
+ * taxonomy file (one read per table, `pause` awaited between chunks and between slices of the
+ * encoding).
  */
 export async function buildAnswerBook(
   connection: DuckDBConnection,
-  facts: AnswerFacts,
+  read: TaxonomyFacts,
   pause: () => Promise<void> = timerPause,
 ): Promise<AnswerBook> {
-  const titles = (await connection.runAndReadAll(
-    "SELECT onet_code, title FROM occupations ORDER BY onet_code",
-  )).getRowsJS().map(([code, title]) => [String(code), String(title)] as const);
+  const facts = read.facts;
+  const titles = [...read.occupations.values()].map((o) => [o.onetCode, o.title] as const);
   const reads = await allOccupationReads(connection, pause);
   const codes: string[] = [];
   const bodies: Uint8Array[] = [];
@@ -153,53 +157,71 @@ let fingerprint: Promise<string | null> | null = null;
 
 /** The fingerprint of the code that shapes the bodies (this folder: answers.ts, queries.ts...). */
 function answersFingerprint(): Promise<string | null> {
-  fingerprint ??= sourceFingerprint("answers 1", [new URL("./", import.meta.url)]);
+  fingerprint ??= sourceFingerprint("answers 2", [new URL("./", import.meta.url)]);
   return fingerprint;
 }
 
-/** Writes a version's bodies into its folder (the taxonomy build's last step); returns the size. */
-export async function writeAnswerSnapshot(dir: string, book: AnswerBook): Promise<number> {
+/**
+ * Writes a version's bodies and facts into its folder (the taxonomy build's last step); returns the
+ * size.
+ */
+export async function writeAnswerSnapshot(
+  dir: string,
+  book: AnswerBook,
+  read: TaxonomyFacts,
+): Promise<number> {
   const print = await answersFingerprint();
   if (print === null) throw new Error("the occupation code cannot be read: no fingerprint");
   return await writeParts(join(dir, ANSWERS_SNAPSHOT), print, [
     ["codes", book.codes],
     ["offsets", book.offsets],
     ["bytes", book.bytes],
+    ...factsParts(read),
   ]);
 }
 
+/** A version's facts and bodies, and where they came from. */
+export interface LoadedAnswers extends TaxonomyFacts {
+  book: AnswerBook;
+  /** "snapshot", or "encoded (<why the snapshot was not used>)". */
+  from: string;
+}
+
 /**
- * A version's bodies: from its folder's snapshot when this code wrote it for these occupations,
- * else encoded from the opened file. `from` says which (and why the snapshot was not used).
+ * A version's facts and bodies: from its folder's snapshot when this code wrote it for this
+ * release, else read and encoded from the data file (`tables`, opened only then).
  */
-export async function loadAnswerBook(
-  connection: DuckDBConnection,
-  facts: AnswerFacts,
-  codes: Iterable<string>,
+export async function loadAnswers(
+  tables: DataFile,
+  manifest: Manifest,
   dir?: string,
-): Promise<{ book: AnswerBook; from: string }> {
+): Promise<LoadedAnswers> {
+  const release = manifest.release.version;
   let reason = "no folder";
   if (dir) {
     const read = await readSnapshotFile(join(dir, ANSWERS_SNAPSHOT), await answersFingerprint());
     reason = read.reason ?? "";
     if (read.parts) {
       try {
+        const stored = factsFromParts(read.parts);
+        if (!stored) throw new Error("no facts");
+        if (stored.facts.release !== release) throw new Error("another release");
         const book = new AnswerBook(
           read.parts.get("codes") as string[],
           read.parts.get("offsets") as Int32Array,
           read.parts.get("bytes") as Uint8Array<ArrayBuffer>,
         );
-        const expected = [...codes];
-        if (
-          expected.length === book.codes.length && expected.every((c, i) => c === book.codes[i])
-        ) {
-          return { book, from: "snapshot" };
+        const codes = [...stored.occupations.keys()];
+        if (codes.length !== book.codes.length || codes.some((c, i) => c !== book.codes[i])) {
+          throw new Error("bodies of other occupations");
         }
-        reason = "snapshot of other occupations";
+        return { ...stored, book, from: "snapshot" };
       } catch (error) {
-        reason = `damaged snapshot: ${String(error)}`;
+        reason = `unusable snapshot: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
   }
-  return { book: await buildAnswerBook(connection, facts), from: `encoded (${reason})` };
+  const connection = await tables();
+  const read = await readTaxonomyFacts(connection, release, manifest.attribution);
+  return { ...read, book: await buildAnswerBook(connection, read), from: `encoded (${reason})` };
 }

@@ -4,7 +4,7 @@
  * attribution, and the same reads for one code (`occupationSkills`, `occupationDetails`), which no
  * route calls any more: tests/occupation_test.ts holds the encoded bodies to them.
  */
-import { type DuckDBConnection, JSDuckDBValueConverter } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 
 const round = (value: unknown) => Math.round(Number(value) * 100) / 100;
 
@@ -111,7 +111,7 @@ async function grouped<T>(
   const result = await connection.run(sql);
   // A chunk (2,048 rows) at a time, pausing between: the whole of a large table would hold
   // the event loop for over 100 ms.
-  for await (const rows of result.yieldConvertedRowObjects(JSDuckDBValueConverter)) {
+  for await (const rows of result.yieldRowObjectJs()) {
     for (const row of rows) {
       const code = String(row.onet_code);
       let list = groups.get(code);

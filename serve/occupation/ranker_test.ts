@@ -7,6 +7,7 @@ import { readSnapshot, SNAPSHOT_FILE } from "./engine/snapshot.ts";
 import { parseManifest } from "../../build/manifest.ts";
 import { loadTaxonomy, type TaxonomyData, taxonomySpecWith } from "./artifact.ts";
 import { ArtifactRegistry } from "../stores/artifacts.ts";
+import { openedFile } from "../stores/duckdb.ts";
 import { memoryLogger } from "../http/log.ts";
 import { failRankingWorker, LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
 import type { AnswerRequest } from "./respond.ts";
@@ -56,7 +57,7 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
     const connection = await instance.connect();
     try {
       const manifest = parseManifest(await Deno.readTextFile(join(versionDir, "manifest.json")));
-      const facts = await loadTaxonomy(connection, manifest);
+      const facts = await loadTaxonomy(openedFile(connection), manifest);
       const local = new LocalRanker(snapshot.index, facts);
       const source = () => readIndexSource(connection);
       const fromSnapshot = await WorkerRanker.load(versionDir, source, facts);

@@ -1,17 +1,19 @@
 /**
- * The artifact registry: opens each artifact's `current` version read-only after verifying
- * it against its manifest, loads what its routes serve into memory and closes the data file
- * again (no request reads DuckDB), and hot-swaps to a new version when the pointer moves (file
+ * The artifact registry: verifies each artifact's `current` version against its manifest (the
+ * data file's SHA-256), loads what its routes serve into memory, from the build's snapshots or
+ * else from the data file opened read-only (its tables' row counts checked against the manifest
+ * then) and closed again: no request reads DuckDB. It hot-swaps to a new version when the pointer moves (file
  * watch or SIGHUP). Requests hold a lease on the version they started with; a retired version
  * is disposed of (its ranking index released) only when its last lease ends. A version that
  * fails verification is refused and the previous one keeps serving.
  */
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import { type Manifest, parseManifest } from "../../build/manifest.ts";
 import { readPointer } from "../../build/publish.ts";
 import { sha256File } from "../../build/hash.ts";
 import { timerPause } from "./snapshot.ts";
+import { type DataFile, duckdb } from "./duckdb.ts";
 import type { Logger } from "../http/log.ts";
 
 /** How to load one kind of artifact. */
@@ -24,10 +26,10 @@ export interface ArtifactSpec<T = unknown> {
   /** Extra manifest checks (for example the normaliser version); returns a reason or null. */
   accept?(manifest: Manifest): string | null;
   /**
-   * Loads everything the routes serve into memory (dir: the version's folder, for derived
-   * files); the connection is closed once this resolves.
+   * Loads everything the routes serve into memory (dir: the version's folder, for its snapshots).
+   * `tables` opens the data file on its first call; it is closed once this resolves.
    */
-  load(connection: DuckDBConnection, manifest: Manifest, dir: string): Promise<T>;
+  load(tables: DataFile, manifest: Manifest, dir: string): Promise<T>;
   /** Facts about the loaded data for the activation log line (how it was loaded, sizes). */
   describe?(data: T): Record<string, unknown>;
   /** Frees what the loaded data holds outside this thread's heap (a retired version). */
@@ -103,6 +105,35 @@ interface Slot {
   current: LoadedArtifact | null;
   problem: string | null;
   queue: Promise<unknown>;
+}
+
+interface Opened {
+  instance: DuckDBInstance;
+  connection: DuckDBConnection;
+}
+
+/** Opens a version's data file read-only and checks its tables' row counts against the manifest. */
+async function openChecked(file: string, manifest: Manifest): Promise<Opened> {
+  const { DuckDBInstance } = await duckdb();
+  const instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY", threads: "1" });
+  try {
+    const connection = await instance.connect();
+    try {
+      for (const table of manifest.tables) {
+        const reader = await connection.runAndReadAll(`SELECT count(*) FROM "${table.name}"`);
+        if (Number(reader.getRows()[0][0]) !== table.rows) {
+          throw new ArtifactRefused(`table ${table.name} row count does not match its manifest`);
+        }
+      }
+      return { instance, connection };
+    } catch (error) {
+      connection.closeSync();
+      throw error;
+    }
+  } catch (error) {
+    instance.closeSync();
+    throw error;
+  }
 }
 
 /** Holds the current version of every artifact and swaps them safely. */
@@ -224,21 +255,12 @@ export class ArtifactRegistry {
     if (digest !== manifest.file.sha256) {
       throw new ArtifactRefused("data file checksum does not match its manifest");
     }
-    let instance: DuckDBInstance | null = null;
-    let connection: DuckDBConnection | null = null;
+    let opened: Promise<Opened> | null = null;
+    const tables: DataFile = async () =>
+      (await (opened ??= openChecked(file, manifest))).connection;
     let data: unknown = undefined;
     try {
-      instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY", threads: "1" });
-      connection = await instance.connect();
-      for (const table of manifest.tables) {
-        const reader = await connection.runAndReadAll(
-          `SELECT count(*) FROM "${table.name}"`,
-        );
-        if (Number(reader.getRows()[0][0]) !== table.rows) {
-          throw new ArtifactRefused(`table ${table.name} row count does not match its manifest`);
-        }
-      }
-      data = await spec.load(connection, manifest, dir);
+      data = await spec.load(tables, manifest, dir);
       const dispose = (loaded: unknown) => spec.dispose?.(loaded);
       return new LoadedArtifact(spec.name, version, manifest, data, dispose);
     } catch (error) {
@@ -246,10 +268,11 @@ export class ArtifactRegistry {
       if (error instanceof ArtifactRefused) throw error;
       throw new ArtifactRefused("data file could not be opened or loaded", String(error));
     } finally {
-      // Everything served is in memory now: loading read most of the file, and closing hands
-      // DuckDB's buffers back (about 60 MB for the full taxonomy).
-      connection?.closeSync();
-      instance?.closeSync();
+      // Everything served is in memory now: closing hands DuckDB's buffers back (about 60 MB for
+      // the full taxonomy).
+      const open = await (opened as Promise<Opened> | null)?.catch(() => null);
+      open?.connection.closeSync();
+      open?.instance.closeSync();
     }
   }
 

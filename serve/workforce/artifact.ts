@@ -7,6 +7,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Manifest } from "../../build/manifest.ts";
 import type { ArtifactSpec } from "../stores/artifacts.ts";
+import type { DataFile } from "../stores/duckdb.ts";
 import { join } from "node:path";
 import { readSnapshotFile, sourceFingerprint, timerPause, writeParts } from "../stores/snapshot.ts";
 import {
@@ -144,7 +145,7 @@ async function* rows(connection: DuckDBConnection, sql: string): AsyncGenerator<
 
 /** Loads the tables the workforce routes serve. */
 export async function loadWorkforce(
-  connection: DuckDBConnection,
+  tables: DataFile,
   manifest: Manifest,
   dir?: string,
 ): Promise<WorkforceData> {
@@ -175,9 +176,9 @@ export async function loadWorkforce(
       };
     }
   }
-  const tables = await readTables(connection);
-  await internRepeats(tables);
-  return { ...tables, ...fromManifest, loadedFrom: "tables" };
+  const read = await readTables(await tables());
+  await internRepeats(read);
+  return { ...read, ...fromManifest, loadedFrom: "tables" };
 }
 
 /**

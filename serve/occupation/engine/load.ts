@@ -1,8 +1,6 @@
 /** Reads what the occupation engine indexes from an opened taxonomy artifact. */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { timerPause } from "../../stores/snapshot.ts";
-import type { Channel } from "./calibrate.ts";
-import type { Calibration } from "./confidence.ts";
 import {
   FUSION_FEATURES,
   type IndexOccupation,
@@ -28,25 +26,6 @@ export async function eachRow(
     for (const row of rows) fn(row);
     await timerPause();
   }
-}
-
-/** The confidence calibration of each retrieval channel the build fitted. */
-export async function readCalibrations(
-  connection: DuckDBConnection,
-): Promise<Map<Channel, Calibration>> {
-  const calibrations = new Map<Channel, Calibration>();
-  await eachRow(
-    connection,
-    "SELECT channel, ranker_version, method, model, report FROM ranker_calibration ORDER BY channel",
-    ([channel, rankerVersion, method, model, report]) =>
-      calibrations.set(String(channel) as Channel, {
-        ranker_version: String(rankerVersion),
-        method: String(method) as Calibration["method"],
-        model: JSON.parse(String(model)),
-        report: JSON.parse(String(report)),
-      }),
-  );
-  return calibrations;
 }
 
 /** Whether the artifact has a table (derived tables may be absent from older builds). */
