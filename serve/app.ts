@@ -29,6 +29,7 @@ export interface AppDeps {
     | "READY_DB_TIMEOUT_MS"
     | "OCCUPATION_SEMANTIC"
     | "OCCUPATION_CACHE_SIZE"
+    | "OCCUPATION_CACHE_MB"
   >;
   database: Database;
   artifacts: ArtifactRegistry;
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     intelligenceRoutes(deps.artifacts, runtime, {
       semantic: deps.config.OCCUPATION_SEMANTIC,
       cacheSize: deps.config.OCCUPATION_CACHE_SIZE,
+      cacheBytes: deps.config.OCCUPATION_CACHE_MB * 1024 * 1024,
     }),
   );
   app.route("/", occupationRoutes(deps.artifacts, runtime));

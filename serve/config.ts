@@ -26,7 +26,7 @@ export const ConfigSchema = z.object({
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^\d+(kB|MB|GB)$/, "must be a size like 32MB")
-    .default("32MB"),
+    .default("16MB"),
   ARTIFACTS_DIR: z.string().min(1).default("./artifacts"),
   // Release folders tried in order when no taxonomy exists yet: the first that exists is built
   // (the shared O*NET 30.1 release where this repository sits beside ../shared/data, else the
@@ -47,6 +47,8 @@ export const ConfigSchema = z.object({
   ARTIFACT_WATCH: bool.default(true),
   OCCUPATION_SEMANTIC: bool.default(true),
   OCCUPATION_CACHE_SIZE: int(0, 1_000_000).default(10_000),
+  // What those cached bodies may hold per version, in MiB (see README, Cache).
+  OCCUPATION_CACHE_MB: int(1, 4096).default(16),
   // Load and run the ranking index in a worker of its own, off the request thread (see README).
   OCCUPATION_WORKER: bool.default(true),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),

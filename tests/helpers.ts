@@ -193,6 +193,7 @@ export async function testApp(options: TestAppOptions = {}) {
       READY_DB_TIMEOUT_MS: 1000,
       OCCUPATION_SEMANTIC: options.semantic ?? true,
       OCCUPATION_CACHE_SIZE: 1000,
+      OCCUPATION_CACHE_MB: 16,
     },
     database,
     artifacts,

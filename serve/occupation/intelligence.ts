@@ -27,6 +27,8 @@ export interface EngineSettings {
   semantic: boolean;
   /** Answers kept per taxonomy version (OCCUPATION_CACHE_SIZE); 0 disables the cache. */
   cacheSize: number;
+  /** What they may hold, keys and bodies (OCCUPATION_CACHE_MB); BODY_CACHE_BYTES if unset. */
+  cacheBytes?: number;
 }
 
 /** Requests whose description is longer than this are ranked every time. */
@@ -34,10 +36,12 @@ const CACHED_DESCRIPTION_MAX = 1_000;
 const JSON_TYPE = { "content-type": "application/json" };
 
 /**
- * What the body cache of one version may hold, besides its entry count (about: a character of the
- * JSON counts as a byte, as V8 keeps ASCII strings).
+ * What the body cache of one version holds at most by default, besides its entry count (about: a
+ * character of the JSON counts as a byte, as V8 keeps ASCII strings). 48 MiB until 2026-11-26:
+ * the heap grew about twice what the cache held (bench:serve's stream server peaked at 513-523 MiB,
+ * 446 with 16 MiB, at the same throughput).
  */
-export const BODY_CACHE_BYTES = 48 * 1024 * 1024;
+export const BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The bodies of one version: an LRU bounded by entries (OCCUPATION_CACHE_SIZE) and by bytes, so
@@ -46,7 +50,7 @@ export const BODY_CACHE_BYTES = 48 * 1024 * 1024;
 export class BodyCache {
   readonly #entries = new Map<string, { answer: Answer; bytes: number }>();
   #bytes = 0;
-  constructor(readonly size: number, readonly maxBytes = BODY_CACHE_BYTES) {}
+  constructor(readonly size: number, readonly maxBytes: number = BODY_CACHE_BYTES) {}
   /** Bytes held (keys and bodies). */
   get bytes(): number {
     return this.#bytes;
@@ -83,7 +87,9 @@ async function answerFor(
   request: AnswerRequest,
 ): Promise<Answer> {
   let cache = caches.get(data);
-  if (!cache) caches.set(data, cache = new BodyCache(settings.cacheSize));
+  if (!cache) {
+    caches.set(data, cache = new BodyCache(settings.cacheSize, settings.cacheBytes));
+  }
   const cacheable = cache.size > 0 &&
     (request.description?.length ?? 0) <= CACHED_DESCRIPTION_MAX;
   const key = cacheable

@@ -9,7 +9,13 @@ import type { Manifest } from "../../build/manifest.ts";
 import type { ArtifactSpec } from "../stores/artifacts.ts";
 import type { DataFile } from "../stores/duckdb.ts";
 import { join } from "node:path";
-import { readSnapshotFile, sourceFingerprint, timerPause, writeParts } from "../stores/snapshot.ts";
+import {
+  PIECES,
+  readSnapshotFile,
+  sourceFingerprint,
+  timerPause,
+  writeParts,
+} from "../stores/snapshot.ts";
 import {
   EVIDENCE,
   EVIDENCE_SCHEMA_VERSION,
@@ -165,8 +171,17 @@ export async function loadWorkforce(
       await evidenceFingerprint(),
     );
     const byName = read.parts ?? new Map<string, unknown>();
-    if (SNAPSHOT_PARTS.every((name) => byName.has(name))) {
-      const tables = Object.fromEntries(byName) as Pick<WorkforceData, SnapshotPart>;
+    if (STORED_PARTS.every((name) => byName.has(name))) {
+      const tables = {
+        files: byName.get("files"),
+        catalog: byName.get("catalog"),
+        onet: byName.get("onet"),
+        skills: byName.get("skills"),
+        tasks: byName.get("tasks"),
+        national: joinOews(byName.get("nationalFiles"), byName.get("nationalRows")),
+        sector: joinOews(byName.get("sectorFiles"), byName.get("sectorRows")),
+        qwi: byName.get("qwi"),
+      } as Pick<WorkforceData, SnapshotPart>;
       await internRepeats(tables);
       return {
         ...fromManifest,
@@ -235,17 +250,52 @@ async function internRepeats(tables: Pick<WorkforceData, SnapshotPart>): Promise
 }
 
 /** The loaded tables a snapshot holds (the rest comes from the manifest or is derived). */
-const SNAPSHOT_PARTS = [
+type SnapshotPart =
+  | "files"
+  | "catalog"
+  | "onet"
+  | "skills"
+  | "tasks"
+  | "national"
+  | "sector"
+  | "qwi";
+
+/**
+ * The parts as stored: the OEWS files without their rows, and their rows as a flat list of
+ * [file, occupation, rows] that the snapshot splits into small pieces. Stored whole, the sector
+ * files' rows were one 7.6 MB part, whose deserialisation held the event loop 60-70 ms.
+ */
+const STORED_PARTS = [
   "files",
   "catalog",
   "onet",
   "skills",
   "tasks",
-  "national",
-  "sector",
+  "nationalFiles",
+  "nationalRows",
+  "sectorFiles",
+  "sectorRows",
   "qwi",
 ] as const;
-type SnapshotPart = typeof SNAPSHOT_PARTS[number];
+/** Items per piece of a stored list: about 2-4 ms of deserialisation each for the OEWS rows. */
+const STORED_PIECES = { ...PIECES, list: 40 };
+
+type StoredRows = [number, string, OewsRow[]][];
+
+function splitOews(files: OewsFile[]): [OewsFile[], StoredRows] {
+  const rows: StoredRows = [];
+  const bare = files.map((file, i) => {
+    for (const [occ, list] of file.rows) rows.push([i, occ, list]);
+    return { ...file, rows: new Map() };
+  });
+  return [bare, rows];
+}
+
+function joinOews(files: unknown, rows: unknown): OewsFile[] {
+  const joined = files as OewsFile[];
+  for (const [i, occ, list] of rows as StoredRows) joined[i].rows.set(occ, list);
+  return joined;
+}
 
 /** The snapshot's file name inside an evidence version folder. */
 export const EVIDENCE_SNAPSHOT = "evidence.snapshot";
@@ -265,10 +315,25 @@ function evidenceFingerprint(): Promise<string | null> {
 export async function writeEvidenceSnapshot(dir: string, data: WorkforceData): Promise<number> {
   const print = await evidenceFingerprint();
   if (print === null) throw new Error("the workforce code cannot be read: no fingerprint");
+  const [nationalFiles, nationalRows] = splitOews(data.national);
+  const [sectorFiles, sectorRows] = splitOews(data.sector);
+  const stored: Record<(typeof STORED_PARTS)[number], unknown> = {
+    files: data.files,
+    catalog: data.catalog,
+    onet: data.onet,
+    skills: data.skills,
+    tasks: data.tasks,
+    nationalFiles,
+    nationalRows,
+    sectorFiles,
+    sectorRows,
+    qwi: data.qwi,
+  };
   return await writeParts(
     join(dir, EVIDENCE_SNAPSHOT),
     print,
-    SNAPSHOT_PARTS.map((name) => [name, data[name]]),
+    STORED_PARTS.map((name) => [name, stored[name]]),
+    STORED_PIECES,
   );
 }
 
