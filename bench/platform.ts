@@ -54,8 +54,8 @@ export type Send = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** Milliseconds with `digits` decimals. */
 export const ms = (v: number, digits = 3) => v.toFixed(digits);
-/** Kilobytes as whole megabytes. */
-export const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
+/** Kilobytes (what /proc reports, KiB) as whole mebibytes (MiB: the figures printed as "MB" before 2026-11-26 were these). */
+export const mb = (kb: number) => `${Math.round(kb / 1024)} MiB`;
 
 /** Prints rows under a header: the first column left-aligned, the others right-aligned. */
 function table(header: string[], rows: (string | number)[][]): void {
@@ -245,9 +245,14 @@ async function latencyPart(quick: boolean): Promise<void> {
   }
 }
 
-/** The V8 flags `deno task serve` runs with (deno.json), so benches measure the same server. */
+/**
+ * The V8 flags `deno task serve` runs with (deno.json), so benches measure the same server.
+ * `--no-wasm-tier-up` keeps WebAssembly in V8's baseline compiler: optimising PGlite's hot
+ * functions added about 30 MiB of code to the server under load, for no throughput measured
+ * (README, The server).
+ */
 export const SERVE_V8_FLAGS =
-  "--v8-flags=--max-old-space-size=320,--max-semi-space-size=4,--expose-gc";
+  "--v8-flags=--max-old-space-size=320,--max-semi-space-size=4,--expose-gc,--no-wasm-tier-up";
 /** All flags `deno task serve` runs with: mammoth (DOCX ingestion) needs --unsafe-proto. */
 export const SERVE_FLAGS = ["--unsafe-proto", SERVE_V8_FLAGS];
 /**

@@ -297,8 +297,8 @@ function printTargets(
   }
   for (const { db, kb } of peaks) {
     console.log(
-      `    server memory < ${TARGETS.memoryMb} MB (${db}): peak ${mb(kb)} -> ` +
-        verdict(kb / 1024 < TARGETS.memoryMb),
+      `    server memory <= ${TARGETS.memoryMb} MiB (${db}): peak ${mb(kb)} -> ` +
+        verdict(kb / 1024 <= TARGETS.memoryMb),
     );
   }
   for (const { db, seconds } of starts) {

@@ -26,7 +26,7 @@ export const ConfigSchema = z.object({
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^\d+(kB|MB|GB)$/, "must be a size like 32MB")
-    .default("16MB"),
+    .default("8MB"),
   ARTIFACTS_DIR: z.string().min(1).default("./artifacts"),
   // Release folders tried in order when no taxonomy exists yet: the first that exists is built
   // (the shared O*NET 30.1 release where this repository sits beside ../shared/data, else the

@@ -18,7 +18,7 @@ Deno.test("defaults: 127.0.0.1:8000, embedded database under ./data, 30.1 then s
   ]);
   assert.equal(config.ARTIFACT_WATCH, true);
   assert.equal(config.MAX_BODY_BYTES, 1048576);
-  assert.equal(config.PGLITE_SHARED_BUFFERS, "16MB");
+  assert.equal(config.PGLITE_SHARED_BUFFERS, "8MB");
 });
 
 Deno.test("values are coerced; empty strings count as unset", () => {

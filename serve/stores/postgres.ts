@@ -71,12 +71,12 @@ async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
  * PGlite runs in a worker of its own (pglite_remote.ts), off the request thread; by default it
  * runs on this thread (measured faster at the tail on this 2-core machine: see README). Postgres'
  * default 128MB of shared buffers lives inside the WebAssembly heap, so the embedded mode uses a
- * smaller pool (16MB unless configured) to keep the server's footprint small: under metered load
+ * smaller pool (8MB unless configured) to keep the server's footprint small: under metered load
  * the pool is soon all touched, and its pages are never handed back (README, The server).
  */
 export async function openPglite(
   dataDir: string,
-  sharedBuffers = "16MB",
+  sharedBuffers = "8MB",
   inWorker = false,
 ): Promise<Database> {
   const lock = await lockDataDir(dataDir);
