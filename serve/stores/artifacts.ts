@@ -2,10 +2,10 @@
  * The artifact registry: verifies each artifact's `current` version against its manifest (the
  * data file's SHA-256), loads what its routes serve into memory, from the build's snapshots or
  * else from the data file opened read-only (its tables' row counts checked against the manifest
- * then) and closed again: no request reads DuckDB. It hot-swaps to a new version when the pointer moves (file
- * watch or SIGHUP). Requests hold a lease on the version they started with; a retired version
- * is disposed of (its ranking index released) only when its last lease ends. A version that
- * fails verification is refused and the previous one keeps serving.
+ * then) and closed again: no request reads DuckDB. It hot-swaps to a new version when the
+ * pointer moves (file watch or SIGHUP). Requests hold a lease on the version they started with;
+ * a retired version is disposed of (its ranking index released) only when its last lease ends. A
+ * version that fails verification is refused and the previous one keeps serving.
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
