@@ -8,7 +8,7 @@ import type { Database } from "./stores/postgres.ts";
 import type { ArtifactRegistry } from "./stores/artifacts.ts";
 import { ApiError, type ErrorCode, problemResponse } from "./http/errors.ts";
 import { accessLog, bodyLimit, requestId, wellFormedJson } from "./http/middleware.ts";
-import type { AppEnv } from "./http/router.ts";
+import { type AppEnv, StaticMatchCache } from "./http/router.ts";
 import { validationHook } from "./http/validation.ts";
 import { healthRoutes, runtimeHealthRoutes } from "./health/mod.ts";
 import { API_VERSION, registerDocs } from "./docs/mod.ts";
@@ -88,7 +88,10 @@ const HTTP_CODES: Record<number, ErrorCode> = {
 
 /** Builds the Hono app. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: validationHook,
+    router: new StaticMatchCache(),
+  });
   app.use("*", requestId(), accessLog(deps.logger));
   app.use("*", async (c, next) => {
     await next();
