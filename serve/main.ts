@@ -60,7 +60,16 @@ const artifacts = new ArtifactRegistry(
 // loading the artifacts beside it left the server about 300 MB larger for good, so they wait.
 const firstRun = !config.DATABASE_URL &&
   !(await Deno.stat(join(config.DATA_DIR, "pglite")).then(() => true, () => false));
-const loading = firstRun ? migrated.promise.then(() => artifacts.start()) : artifacts.start();
+// Each artifact's load leaves its garbage (snapshot bytes, the parts' scratch): collected after each,
+// before the next loads and before anything is served.
+let collectedMs: number | null = null;
+const collect = () => {
+  const ms = collectGarbage();
+  if (ms !== null) collectedMs = (collectedMs ?? 0) + ms;
+};
+const loading = firstRun
+  ? migrated.promise.then(() => artifacts.start(collect))
+  : artifacts.start(collect);
 
 let database: Database;
 try {
@@ -79,8 +88,6 @@ logger.info("database ready", { mode: database.kind, migrations_applied: applied
 migrated.resolve(database);
 await loading;
 if (config.ARTIFACT_WATCH) artifacts.watch();
-// Loading left its garbage (DuckDB result chunks, snapshot bytes); nothing is served yet.
-const collectedMs = collectGarbage();
 if (collectedMs !== null) logger.info("heap collected", { ms: Math.round(collectedMs) });
 
 if (database.kind === "postgres" && !config.AUTH_SECRET) {

@@ -1,6 +1,6 @@
 /**
- * A full garbage collection at the moments the server knows it has just dropped a lot: after the
- * artifacts load at start (before it listens) and in the ranking worker after an index loads or
+ * A full garbage collection at the moments the server knows it has just dropped a lot: after each
+ * artifact loads at start (before it listens) and in the ranking worker after an index loads or
  * is dropped. Loading a version leaves tens of megabytes of garbage (the snapshot file read whole,
  * DuckDB result chunks) that V8 otherwise keeps until some later major collection, which an idle
  * or lightly loaded server may not run for a long time. Measured 15 s after a restart of the full

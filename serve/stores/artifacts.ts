@@ -158,9 +158,16 @@ export class ArtifactRegistry {
     }
   }
 
-  /** Loads every artifact's current version; missing or bad ones are reported, not thrown. */
-  async start(): Promise<void> {
-    await this.reloadAll();
+  /**
+   * Loads every artifact's current version, one after another, calling `between` after each (the
+   * server collects its garbage there: loading them all at once peaked 20-25 MiB higher at start);
+   * missing or bad ones are reported, not thrown.
+   */
+  async start(between: () => void = () => {}): Promise<void> {
+    for (const name of this.#slots.keys()) {
+      await this.reload(name);
+      between();
+    }
   }
 
   /** Re-reads every pointer and swaps where a new version was published. */
