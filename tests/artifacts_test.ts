@@ -271,8 +271,9 @@ for (const worker of [false, true]) {
         debug: false,
         semantic: true,
       });
-      assert.ok("json" in answer);
-      assert.equal(JSON.parse(answer.json).occupation.onet_code, "29-1141.00");
+      assert.ok("body" in answer);
+      const body = JSON.parse(new TextDecoder().decode(answer.body));
+      assert.equal(body.occupation.onet_code, "29-1141.00");
       second.release();
       const activations = logger.lines.filter((e) => e.msg === "artifact activated");
       assert.deepEqual(activations.map((e) => e.engine), [

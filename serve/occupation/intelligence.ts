@@ -63,7 +63,7 @@ export class BodyCache {
     return hit.answer;
   }
   set(key: string, answer: Answer): void {
-    const bytes = key.length + ("json" in answer ? answer.json.length : 0);
+    const bytes = key.length + ("body" in answer ? answer.body.byteLength : 0);
     if (this.size === 0 || bytes > this.maxBytes || this.#entries.has(key)) return;
     this.#entries.set(key, { answer, bytes });
     this.#bytes += bytes;
@@ -108,8 +108,8 @@ async function answerFor(
 }
 
 /** The 200 body; classify's "no occupation at all" is 422 insufficient_input. */
-function bodyOf(answer: Answer): string {
-  if ("json" in answer) return answer.json;
+function bodyOf(answer: Answer): Uint8Array<ArrayBuffer> {
+  if ("body" in answer) return answer.body;
   throw new ApiError("validation_failed", "the input grounds no occupation", {
     errors: [{
       loc: ["body", "title"],

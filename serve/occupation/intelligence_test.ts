@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { BodyCache } from "./intelligence.ts";
 
 Deno.test("the body cache is bounded by entries and by bytes, least recently used out first", () => {
-  const body = (n: number) => ({ json: "x".repeat(n) });
+  const body = (n: number) => ({ body: new Uint8Array(n) });
   const byCount = new BodyCache(2, 1_000_000);
   byCount.set("a", body(10));
   byCount.set("b", body(10));

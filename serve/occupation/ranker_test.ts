@@ -86,7 +86,9 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
         assert.deepEqual(y, x);
         assert.ok(x.some((answer) => "insufficient" in answer), "no classify without a match");
         assert.ok(
-          x.some((answer) => "json" in answer && JSON.parse(answer.json).results?.[0]),
+          x.some((answer) =>
+            "body" in answer && JSON.parse(new TextDecoder().decode(answer.body)).results?.[0]
+          ),
           "no analyze result",
         );
       } finally {

@@ -25,8 +25,8 @@ function loaded(key: number): { index: OccupationIndex; facts: VersionFacts } {
   return found;
 }
 
-function reply(message: RankerReply): void {
-  self.postMessage(message);
+function reply(message: RankerReply, transfer: Transferable[] = []): void {
+  self.postMessage(message, transfer);
 }
 
 async function handle(message: RankerRequest): Promise<void> {
@@ -58,7 +58,9 @@ async function handle(message: RankerRequest): Promise<void> {
     }
     case "answer": {
       const { index, facts } = loaded(message.key);
-      reply({ id: message.id, ok: true, value: answerOn(index, facts, message.request) });
+      const value = answerOn(index, facts, message.request);
+      // The body's buffer moves to the request thread instead of being copied.
+      reply({ id: message.id, ok: true, value }, "body" in value ? [value.body.buffer] : []);
       return;
     }
     case "fail":

@@ -50,8 +50,15 @@ export type AnswerRequest =
     | { route: "analyze" | "classify"; debug: boolean }
   );
 
-/** A 200 body, or classify's "no occupation at all" (the caller answers 422). */
-export type Answer = { json: string } | { insufficient: true };
+/**
+ * A 200 body as UTF-8 bytes, or classify's "no occupation at all" (the caller answers 422). Bytes,
+ * not a string: the ranking worker transfers their buffer to the request thread (no copy), which
+ * sends them as they are and caches them outside the JavaScript heap.
+ */
+export type Answer = { body: Uint8Array<ArrayBuffer> } | { insufficient: true };
+
+const encoder = new TextEncoder();
+const bodyOf = (json: string): Answer => ({ body: encoder.encode(json) });
 
 /** The answer to a request on a version's index. */
 export function answerOn(
@@ -67,8 +74,8 @@ export function answerOn(
   const calibration = facts.calibrations.get(channel) ?? facts.calibrations.get("lexical")!;
   switch (request.route) {
     case "candidates":
-      return {
-        json: JSON.stringify(
+      return bodyOf(
+        JSON.stringify(
           {
             query: { title: request.title, description_used: ranking.descriptionUsed },
             candidates: ranking.results.slice(0, request.limit).map((r, i) => ({
@@ -95,7 +102,7 @@ export function answerOn(
             attribution: facts.attribution,
           } satisfies CandidatesBody,
         ),
-      };
+      );
     case "analyze": {
       const a = assess(ranking, calibration);
       // Skills of a result whose words all occur in the title or the description.
@@ -121,20 +128,20 @@ export function answerOn(
           taxonomy_version: facts.release,
         } satisfies Omit<AnalysisBody, "results">,
       );
-      return { json: `{"results":[${results.join(",")}],${rest.slice(1)}` };
+      return bodyOf(`{"results":[${results.join(",")}],${rest.slice(1)}`);
     }
     case "classify": {
       const top = ranking.results[0];
       if (!top) return { insufficient: true };
-      return {
-        json: JSON.stringify(
+      return bodyOf(
+        JSON.stringify(
           {
             occupation: { onet_code: top.onetCode, title: top.title },
             ...confidenceFields(assess(ranking, calibration), request.debug),
             taxonomy_version: facts.release,
           } satisfies ClassificationBody,
         ),
-      };
+      );
     }
   }
 }
