@@ -36,10 +36,10 @@ const CACHED_DESCRIPTION_MAX = 1_000;
 const JSON_TYPE = { "content-type": "application/json" };
 
 /**
- * What the body cache of one version holds at most by default, besides its entry count (about: a
- * character of the JSON counts as a byte, as V8 keeps ASCII strings). 48 MiB until 2026-11-26:
- * the heap grew about twice what the cache held (bench:serve's stream server peaked at 513-523 MiB,
- * 446 with 16 MiB, at the same throughput).
+ * What the body cache of one version holds at most by default, besides its entry count: the
+ * bodies' UTF-8 bytes (outside the JavaScript heap) and their keys' characters. 48 MiB until
+ * 2026-11-26, when bodies were strings and the heap grew about twice what the cache held
+ * (bench:serve's stream server peaked at 513-523 MiB, 446 with 16 MiB, at the same throughput).
  */
 export const BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
