@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Manifest } from "../../build/manifest.ts";
 import type { ArtifactSpec } from "../stores/artifacts.ts";
 import type { DataFile } from "../stores/duckdb.ts";
-import { readSnapshotFile, sourceFingerprint, writeParts } from "../stores/snapshot.ts";
+import { fingerprintOnce, readSnapshotFile, writeParts } from "../stores/snapshot.ts";
 import {
   MARKET,
   MARKET_SCHEMA_VERSION,
@@ -67,16 +67,11 @@ type SnapshotPart = typeof SNAPSHOT_PARTS[number];
 /** The snapshot's file name inside a market version folder. */
 export const MARKET_SNAPSHOT = "market.snapshot";
 
-let fingerprint: Promise<string | null> | null = null;
-
 /** The fingerprint of this loader's code (serve/market/, and build/market/ it imports). */
-function marketFingerprint(): Promise<string | null> {
-  fingerprint ??= sourceFingerprint(`market schema ${MARKET_SCHEMA_VERSION}`, [
-    new URL("./", import.meta.url),
-    new URL("../../build/market/", import.meta.url),
-  ]);
-  return fingerprint;
-}
+const marketFingerprint = fingerprintOnce(`market schema ${MARKET_SCHEMA_VERSION}`, [
+  new URL("./", import.meta.url),
+  new URL("../../build/market/", import.meta.url),
+]);
 
 /** Writes the loaded tables as the version folder's snapshot (the market build's last step). */
 export async function writeMarketSnapshot(dir: string, data: MarketData): Promise<number> {

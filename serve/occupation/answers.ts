@@ -13,7 +13,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { join } from "node:path";
 import type { Manifest } from "../../build/manifest.ts";
 import type { DataFile } from "../stores/duckdb.ts";
-import { readSnapshotFile, sourceFingerprint, timerPause, writeParts } from "../stores/snapshot.ts";
+import { fingerprintOnce, readSnapshotFile, timerPause, writeParts } from "../stores/snapshot.ts";
 import { factsFromParts, factsParts, readTaxonomyFacts, type TaxonomyFacts } from "./facts.ts";
 import { allOccupationReads, type OccupationDetails, type SkillRating } from "./queries.ts";
 
@@ -153,13 +153,8 @@ export async function buildAnswerBook(
   return new AnswerBook(codes, offsets, bytes);
 }
 
-let fingerprint: Promise<string | null> | null = null;
-
 /** The fingerprint of the code that shapes the bodies (this folder: answers.ts, queries.ts...). */
-function answersFingerprint(): Promise<string | null> {
-  fingerprint ??= sourceFingerprint("answers 2", [new URL("./", import.meta.url)]);
-  return fingerprint;
-}
+const answersFingerprint = fingerprintOnce("answers 2", [new URL("./", import.meta.url)]);
 
 /**
  * Writes a version's bodies and facts into its folder (the taxonomy build's last step); returns the

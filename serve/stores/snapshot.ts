@@ -68,6 +68,30 @@ export async function sourceFingerprint(tag: string, folders: URL[]): Promise<st
   }
 }
 
+/**
+ * {@linkcode sourceFingerprint} of `tag` and `folders`, computed on the first call and then kept:
+ * the code of a running process does not change.
+ */
+export function fingerprintOnce(tag: string, folders: URL[]): () => Promise<string | null> {
+  let print: Promise<string | null> | null = null;
+  return () => (print ??= sourceFingerprint(tag, folders));
+}
+
+/**
+ * A function that gives back, for each string, the first equal string it was given. A snapshot
+ * (like a DuckDB read) gives every occurrence of a repeated value a copy of its own; a loader folds
+ * them back into one with this.
+ */
+export function interner(): (text: string) => string {
+  const kept = new Map<string, string>();
+  return (text) => {
+    const first = kept.get(text);
+    if (first !== undefined) return first;
+    kept.set(text, text);
+    return text;
+  };
+}
+
 function allInt32(values: Iterable<unknown>): boolean {
   let any = false;
   for (const v of values) {

@@ -10,9 +10,10 @@ import type { ArtifactSpec } from "../stores/artifacts.ts";
 import type { DataFile } from "../stores/duckdb.ts";
 import { join } from "node:path";
 import {
+  fingerprintOnce,
+  interner,
   PIECES,
   readSnapshotFile,
-  sourceFingerprint,
   timerPause,
   writeParts,
 } from "../stores/snapshot.ts";
@@ -210,13 +211,7 @@ async function internRepeats(tables: Pick<WorkforceData, SnapshotPart>): Promise
     await timerPause();
     sliceStart = performance.now();
   };
-  const seen = new Map<string, string>();
-  const one = (text: string): string => {
-    const kept = seen.get(text);
-    if (kept !== undefined) return kept;
-    seen.set(text, text);
-    return text;
-  };
+  const one = interner();
   // Figures are read only: one object per value and marker (183,223 figures of the shared data's
   // OEWS rows hold 25,009 distinct ones).
   const sameFigures = new Map<number | null, Map<OewsMarker | null, Figure>>();
@@ -313,16 +308,11 @@ function joinOews(files: unknown, rows: unknown): OewsFile[] {
 /** The snapshot's file name inside an evidence version folder. */
 export const EVIDENCE_SNAPSHOT = "evidence.snapshot";
 
-let fingerprint: Promise<string | null> | null = null;
-
 /** The fingerprint of this loader's code (serve/workforce/, and build/evidence/ it imports). */
-function evidenceFingerprint(): Promise<string | null> {
-  fingerprint ??= sourceFingerprint(`evidence schema ${EVIDENCE_SCHEMA_VERSION}`, [
-    new URL("./", import.meta.url),
-    new URL("../../build/evidence/", import.meta.url),
-  ]);
-  return fingerprint;
-}
+const evidenceFingerprint = fingerprintOnce(`evidence schema ${EVIDENCE_SCHEMA_VERSION}`, [
+  new URL("./", import.meta.url),
+  new URL("../../build/evidence/", import.meta.url),
+]);
 
 /** Writes the loaded tables as the version folder's snapshot (the evidence build's last step). */
 export async function writeEvidenceSnapshot(dir: string, data: WorkforceData): Promise<number> {

@@ -17,7 +17,7 @@
 import { indexTerms, tokenize } from "../../text/normalize.ts";
 import { cleanTitle, readDescription, roleHead, twoForms } from "./text.ts";
 import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
-import { runSliced, timerPause } from "../../stores/snapshot.ts";
+import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
@@ -566,13 +566,7 @@ export class OccupationIndex {
    * ranking worker's heap for the skills of 29.3. Yields between slices, as the build does.
    */
   *#shareRepeats(): Generator<void, void, void> {
-    const strings = new Map<string, string>();
-    const one = (text: string): string => {
-      const kept = strings.get(text);
-      if (kept !== undefined) return kept;
-      strings.set(text, text);
-      return text;
-    };
+    const one = interner();
     const tuples = new Map<string, [string, string[]]>();
     for (let occ = 0; occ < this.#skillTerms.length; occ++) {
       this.#skillTerms[occ] = this.#skillTerms[occ].map((tuple) => {

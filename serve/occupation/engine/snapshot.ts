@@ -8,10 +8,10 @@
 import { join } from "node:path";
 import { OccupationIndex, RANKER_VERSION } from "./index.ts";
 import {
+  fingerprintOnce,
   PIECES,
   readSnapshotFile,
   runSliced,
-  sourceFingerprint,
   timerPause,
   writeParts,
 } from "../../stores/snapshot.ts";
@@ -21,13 +21,8 @@ export const SNAPSHOT_FILE = "engine.snapshot";
 
 const SOURCES = [new URL("./", import.meta.url), new URL("../../text/", import.meta.url)];
 
-let fingerprint: Promise<string | null> | null = null;
-
 /** The fingerprint of this engine's code (null when its source cannot be read). */
-export function engineFingerprint(): Promise<string | null> {
-  fingerprint ??= sourceFingerprint(`ranker ${RANKER_VERSION}`, SOURCES);
-  return fingerprint;
-}
+export const engineFingerprint = fingerprintOnce(`ranker ${RANKER_VERSION}`, SOURCES);
 
 /** Writes the index's snapshot into an artifact folder; returns the file's size. */
 export async function writeSnapshot(
