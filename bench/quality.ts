@@ -25,6 +25,10 @@
  *
  * Usage: deno task bench:quality [--artifact <dir | version | release>]... [--fold N] [--quick]
  *   [--no-pg] [--no-lexical] [--refit] [--fit-fusion | --no-fusion] [--weights JSON]
+ *   [--dump FILE]
+ *
+ * --dump writes one JSON line per scored example and system (query, variant, subset, accepted
+ * codes, top five, confidence) for error analysis.
  *
  * Several --artifact (e.g. `--artifact 29.3 --artifact 30.1`) are scored one after the other in
  * the same run, with the same split method and baselines, and summed up side by side.
@@ -72,6 +76,7 @@ const { values } = parseArgs({
     "no-pg": { type: "boolean", default: false },
     "no-lexical": { type: "boolean", default: false },
     weights: { type: "string" },
+    dump: { type: "string" },
     "fit-fusion": { type: "boolean", default: false },
     "no-fusion": { type: "boolean", default: false },
   },
@@ -352,6 +357,8 @@ async function evaluate(artifactDir: string, release: string): Promise<Summary> 
       } s`,
     );
   }
+
+  if (values.dump) await dumpAnswers(values.dump, results);
 
   const names: Record<string, string> = {
     hybrid: "engine hybrid",
@@ -737,3 +744,24 @@ async function main() {
 }
 
 await main();
+
+/** --dump: one JSON line per scored example and system, for error analysis. */
+async function dumpAnswers(path: string, results: Map<string, Answer[]>): Promise<void> {
+  const lines: string[] = [];
+  for (const [system, answers] of results) {
+    for (const { example, codes, confidence } of answers) {
+      lines.push(JSON.stringify({
+        system,
+        query: example.query,
+        variant: example.variant,
+        catalog: example.catalog ?? false,
+        style: example.style ?? null,
+        accept: example.accept,
+        top: codes.slice(0, 5),
+        confidence,
+      }));
+    }
+  }
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  console.log(`--dump: ${lines.length} answers written to ${path}`);
+}

@@ -209,6 +209,82 @@ Deno.test("a misspelt word stands in by character trigrams; the title vote is re
   for (const v of votes.slice(1)) assert.ok(v >= 0 && v < 1, String(v));
 });
 
+Deno.test("head_occ: the occupation whose titles have the query's role head, saturating", () => {
+  const teacher = (kind: IndexTitle["kind"], title: string) =>
+    indexTitle("25-1194.00", kind, title);
+  const welder = (kind: IndexTitle["kind"], title: string) => indexTitle("51-4121.00", kind, title);
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("25-1194.00", "Career/Technical Education Teachers, Postsecondary", "Teach."),
+      occupation("51-4121.00", "Welders, Cutters, Solderers, and Brazers", "Weld metal."),
+    ],
+    titles: [
+      teacher("primary", "Career/Technical Education Teachers, Postsecondary"),
+      teacher("alternate", "Automotive Instructor"),
+      teacher("alternate", "Vocational Teacher"),
+      teacher("alternate", "Trade Teacher"),
+      welder("primary", "Welders, Cutters, Solderers, and Brazers"),
+      welder("alternate", "Welding Operator"),
+      welder("alternate", "Welding Technician"),
+      welder("alternate", "Welding Supervisor"),
+    ],
+    vectors: null,
+  });
+  const at = FUSION_FEATURES.indexOf("head_occ");
+  const ranked = index.rank({ title: "Welding Teacher" }, {
+    limit: 2,
+    semantic: false,
+    features: true,
+  });
+  const byCode = new Map(ranked.results.map((r, i) => [r.onetCode, ranked.features![i][at]]));
+  assert.equal(byCode.get("25-1194.00"), 2 / 3, "two titles end in teacher: 2/(2+1)");
+  assert.equal(byCode.get("51-4121.00"), 0, "no welder title has the head teacher");
+  assert.equal(ranked.results[0].onetCode, "25-1194.00");
+  // A hierarchy word as the head is the role channel's: no occupation gets head_occ for it.
+  const lead = index.rank({ title: "Welding Supervisor" }, {
+    limit: 2,
+    semantic: false,
+    features: true,
+  });
+  assert.ok(lead.results.length > 0);
+  for (const row of lead.features!) assert.equal(row[at], 0);
+});
+
+Deno.test("a leading rank word is seniority unless the index has the pair as a title phrase", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("17-2071.00", "Electrical Engineers", "Design electrical systems."),
+      occupation("47-4041.00", "Hazardous Materials Removal Workers", "Remove lead and asbestos."),
+      occupation("51-9198.00", "Helpers--Production Workers", "Help production workers."),
+    ],
+    titles: [
+      indexTitle("17-2071.00", "primary", "Electrical Engineers"),
+      indexTitle("17-2071.00", "alternate", "Electrical Design Engineer"),
+      indexTitle("17-2071.00", "alternate", "Engineer"),
+      indexTitle("47-4041.00", "primary", "Hazardous Materials Removal Workers"),
+      indexTitle("47-4041.00", "alternate", "Lead Abatement Worker"),
+      indexTitle("51-9198.00", "primary", "Helpers--Production Workers"),
+      indexTitle("51-9198.00", "alternate", "Lead Handler"),
+      indexTitle("51-9198.00", "alternate", "Lead Setter"),
+    ],
+    vectors: null,
+  });
+  const rank = (title: string) => index.rank({ title }, { limit: 3, semantic: false });
+  const lead = rank("Lead Engineer");
+  assert.equal(lead.cleanedTitle, "engineer");
+  assert.equal(lead.queryRole, "worker");
+  assert.equal(lead.results[0].onetCode, "17-2071.00", "a lead is coded with the workers it leads");
+  assert.equal(rank("Principal Engineer").results[0].onetCode, "17-2071.00");
+  const abatement = rank("Lead Abatement Worker");
+  assert.equal(
+    abatement.cleanedTitle,
+    "lead abatement worker",
+    "a title phrase of the index stays",
+  );
+  assert.equal(abatement.results[0].onetCode, "47-4041.00");
+  assert.equal(rank("Lead").cleanedTitle, "lead", "a rank word alone stays");
+});
+
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
   const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
     indexTitle("53-7061.00", kind, title, source);
@@ -399,6 +475,13 @@ Deno.test("logistic calibration recovers a known relation and ECE measures its e
   const overconfident = calibrationReport(rows.map(() => 0.95), labels);
   assert.ok(overconfident.ece > 0.3, "a constant 0.95 is far from the ~50% base rate");
   assert.deepEqual(fitLogistic(["x"], rows, labels), model, "deterministic");
+  // Features are clamped to the fitted range: a value far outside reads as the edge.
+  assert.ok(model.lower![0] >= 0 && model.upper![0] <= 1);
+  assert.equal(predict(model, [50]), predict(model, [model.upper![0]]));
+  assert.equal(predict(model, [-50]), predict(model, [model.lower![0]]));
+  const squared = { features: ["x", "x2"], weights: [-8, 2, 0], lower: [0, 0], upper: [3, 9] };
+  assert.ok(predict(squared, [4.6, 4.6 * 4.6]) < 0.01, "no extrapolation of a square");
+  assert.ok(predict({ ...squared, lower: undefined, upper: undefined }, [4.6, 21.16]) > 0.99);
 });
 
 Deno.test("a title written two ways is two titles in the index, and a query in that form is ranked as each", () => {

@@ -49,6 +49,7 @@ function handWeights(): number[] {
     -w.role_mismatch,
     w.description,
     w.title_vote,
+    w.head_occ,
   ];
 }
 

@@ -16,12 +16,19 @@
  */
 import { indexTerms, tokenize } from "../../text/normalize.ts";
 import { cleanTitle, readDescription, roleHead, twoForms } from "./text.ts";
-import { parseRole, type Role, ROLE_CLASSES, type RoleClass, roleMaps } from "./roles.ts";
+import {
+  parseRole,
+  type Role,
+  ROLE_CLASSES,
+  ROLE_WORDS,
+  type RoleClass,
+  roleMaps,
+} from "./roles.ts";
 import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "6";
+export const RANKER_VERSION = "7";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -201,6 +208,12 @@ export interface RankerWeights {
   /** A supervisor or helper query on a worker occupation, or a worker query on one of those. */
   role_mismatch: number;
   /**
+   * The occupation has titles whose role head is the query's ("Welding Teacher": the teachers,
+   * not the welders; "Dowel Inspector": the inspectors), n/(n+1) of n such titles. Off when the
+   * head is a hierarchy word (supervisor, helper, lead...), which the role channel reads.
+   */
+  head_occ: number;
+  /**
    * The cleaned query is one of the occupation's coded titles, those a coding index assigns it
    * (its primary title, sources 04 and 06), in any word order ("Manager, Car Wash" is the title
    * "Car Wash Manager"), bracketed words and exclusions of the title aside ("Heavy Equipment
@@ -243,6 +256,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   role_match: 0.15,
   role_mismatch: 0.15,
   title_vote: 0.1,
+  head_occ: 0.1,
   exact: 0.3,
   shared_prior: 0.3,
   description_phrase: 0.3,
@@ -264,6 +278,7 @@ export const FUSION_FEATURES = [
   "role_mismatch",
   "description",
   "title_vote",
+  "head_occ",
 ] as const;
 
 /** The ranker weights a fusion model gives (its weights on the linear part, the rest as is). */
@@ -284,6 +299,7 @@ export function fusedWeights(
     mismatch,
     description,
     vote,
+    headOcc,
   ] = fusion.weights;
   return {
     ...base,
@@ -299,6 +315,7 @@ export function fusedWeights(
     role_mismatch: -mismatch,
     description: description ?? base.description,
     title_vote: vote ?? base.title_vote,
+    head_occ: headOcc ?? base.head_occ,
   };
 }
 
@@ -341,6 +358,13 @@ const CENTRE_ROWS = 1;
 const PROTOTYPE_ROWS = 2;
 /** Doubles per title in the title loop's records (one cache line). */
 const TITLE_REC = 8;
+/** Rank words that lead a title as seniority (#withoutRank). */
+const RANK_WORDS = new Set(["lead", "principal", "staff", "associate"]);
+/**
+ * head_occ saturates in the number of the occupation's titles with the query's role head: n/(n+1)
+ * (issue 15: 1 and 3 measured the same, both above a 0/1 indicator).
+ */
+const HEAD_TITLES_HALF = 1;
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
 /** The parts of an index snapshot, in the order they are written and restored. */
@@ -487,6 +511,8 @@ export class OccupationIndex {
     pairCover: Float64Array;
     agg: Float64Array;
     vote: Float64Array;
+    /** How many of the occupation's titles have the query's role head (head_occ). */
+    headOcc: Float64Array;
     transfer: Float64Array;
     context: Float64Array;
     contextList: Int32Array;
@@ -612,6 +638,7 @@ export class OccupationIndex {
       pairCover: new Float64Array(nOcc),
       agg: new Float64Array(nOcc),
       vote: new Float64Array(nOcc),
+      headOcc: new Float64Array(nOcc),
       transfer: new Float64Array(nOcc),
       context: new Float64Array(nOcc),
       contextList: new Int32Array(nOcc),
@@ -1175,8 +1202,24 @@ export class OccupationIndex {
     return best(second) > best(first) ? second : first;
   }
 
+  /**
+   * A leading rank word ("Lead Engineer", "Principal Engineer", "Staff Engineer", "Associate
+   * Scientist") is seniority: a lead is coded with the workers it leads (the SOC coding
+   * principle). It is dropped unless the index has the pair as a title phrase ("Lead Abatement
+   * Worker", "Principal Investigator", "Staff Nurse", "Associate Professor").
+   */
+  #withoutRank(text: string): string {
+    const space = text.indexOf(" ");
+    if (space < 0 || !RANK_WORDS.has(text.slice(0, space))) return text;
+    const rest = text.slice(space + 1);
+    const pair = indexTerms(`${text.slice(0, space)} ${rest.split(" ")[0]}`);
+    if (pair.length === 2 && this.#pairPostings.has(`${pair[0]} ${pair[1]}`)) return text;
+    return rest;
+  }
+
   #rankTitle(query: RankQuery, options: RankOptions): Ranking {
     const cleaned = cleanTitle(query.title, this.segmentScore);
+    cleaned.text = this.#withoutRank(cleaned.text);
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);
@@ -1199,6 +1242,9 @@ export class OccupationIndex {
       ? "worker"
       : null;
     const qHeadId = qHead === "" ? -2 : this.#headIds.get(qHead) ?? -2;
+    // A hierarchy word as the head ("technology lead", "bakery supervisor") is the role
+    // channel's to read.
+    const occHeadId = Object.hasOwn(ROLE_WORDS, qHead) ? -2 : qHeadId;
     const nOcc = this.occupations.length;
     let qWeight = 0;
     let knownWeight = 0;
@@ -1263,6 +1309,7 @@ export class OccupationIndex {
     for (const a of [work.stemCover, work.pairCover, work.scores, work.semantic]) a.fill(0);
     work.agg.fill(0);
     work.vote.fill(0);
+    const headOcc = work.headOcc.fill(0);
     work.context.fill(0);
     work.transfer.fill(0);
     if (options.features && work.features.length === 0) {
@@ -1295,6 +1342,7 @@ export class OccupationIndex {
       const phrase = !exact && tCover > 0.999 && paddedQuery.includes(` ${this.#titleNorm[t]} `);
       const s = wQuery * qCover + wTitle * tCover + wHead * head + (phrase ? wPhrase * tCover : 0);
       const occ = rec[at + 5];
+      if (rec[at + 4] === occHeadId) headOcc[occ]++;
       agg[occ] += fastExp(m * bm25);
       vote[occ] += fastExp(mT * bm25);
       const current = bestTitle[occ];
@@ -1450,6 +1498,7 @@ export class OccupationIndex {
       const fStem = Math.max(0, stemCover[occ] - cover[occ]) / qWeight;
       const fContext = ctx * (titleScore[occ] > 0 ? 1 : 0.5);
       const fAgg = agg[occ] > 0 ? Math.log(agg[occ]) / qWeight : 0;
+      const fHead = headOcc[occ] / (headOcc[occ] + HEAD_TITLES_HALF);
       const fVote = voteMax > -Infinity && vote[occ] !== 0 ? Math.exp(vote[occ] - voteMax) : 0;
       scores[occ] = w.best_title * titleScore[occ] +
         w.occ_cover * fCover + w.pair * pairCover[occ] +
@@ -1459,6 +1508,7 @@ export class OccupationIndex {
         w.prior * this.#prior[occ] + (sameWords[occ] ? tieScale * this.#prior[occ] : 0) +
         w.title_agg * fAgg +
         wVote * fVote +
+        w.head_occ * fHead +
         w.exact * sameTitle[occ];
       if (features) {
         const f = occ * FUSION_FEATURES.length;
@@ -1474,6 +1524,7 @@ export class OccupationIndex {
         features[f + 9] = 0;
         features[f + 10] = 0;
         features[f + 11] = fVote;
+        features[f + 12] = fHead;
       }
     }
     // Roles: a supervisor (helper) query reaches the supervisor (helper) occupation of the

@@ -1,17 +1,29 @@
 /** Logistic regression (fitted by Newton's method with a small ridge) and calibration metrics. */
 
-/** A fitted model: one weight per feature plus an intercept (last). */
+/**
+ * A fitted model: one weight per feature plus an intercept (last), and the range of each feature
+ * in the rows it was fitted on. A feature outside that range is clamped to it before the model
+ * reads it: squared features extrapolate badly (a one-word title many occupations share, "Engineer",
+ * scored above every fitted example and came out at 1.00).
+ */
 export interface LogisticModel {
   features: string[];
   weights: number[];
+  /** Smallest and largest value of each feature in the fitted rows (absent in older models). */
+  lower?: number[];
+  upper?: number[];
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-Math.max(-35, Math.min(35, z))));
 
 /** Probability the model gives to a feature vector. */
 export function predict(model: LogisticModel, x: readonly number[]): number {
-  let z = model.weights[model.weights.length - 1];
-  for (let i = 0; i < x.length; i++) z += model.weights[i] * x[i];
+  const { weights, lower, upper } = model;
+  let z = weights[weights.length - 1];
+  for (let i = 0; i < x.length; i++) {
+    const v = lower && upper ? Math.min(upper[i], Math.max(lower[i], x[i])) : x[i];
+    z += weights[i] * v;
+  }
   return sigmoid(z);
 }
 
@@ -72,7 +84,19 @@ export function fitLogistic(
     w = w.map((v, j) => v + step[j]);
     if (Math.max(...step.map(Math.abs)) < 1e-8) break;
   }
-  return { features, weights: w.map((v) => Math.round(v * 1e8) / 1e8) };
+  const model: LogisticModel = { features, weights: w.map((v) => Math.round(v * 1e8) / 1e8) };
+  if (rows.length > 0) {
+    const lower = [...rows[0]];
+    const upper = [...rows[0]];
+    for (const row of rows) {
+      for (let j = 0; j < row.length; j++) {
+        if (row[j] < lower[j]) lower[j] = row[j];
+        if (row[j] > upper[j]) upper[j] = row[j];
+      }
+    }
+    Object.assign(model, { lower, upper });
+  }
+  return model;
 }
 
 /** One bin of a reliability table. */
