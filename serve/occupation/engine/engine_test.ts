@@ -285,6 +285,37 @@ Deno.test("a leading rank word is seniority unless the index has the pair as a t
   assert.equal(rank("Lead").cleanedTitle, "lead", "a rank word alone stays");
 });
 
+Deno.test("an unknown abbreviation stands for the index word it contracts next to a known word", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("17-2112.03", "Manufacturing Engineers", "Design manufacturing processes."),
+      occupation("43-4051.00", "Customer Service Representatives", "Answer customers."),
+      occupation("53-7062.00", "Laborers and Freight, Stock, and Material Movers, Hand", "Move."),
+    ],
+    titles: [
+      indexTitle("17-2112.03", "primary", "Manufacturing Engineers"),
+      indexTitle("17-2112.03", "alternate", "Manufacturing Engineer"),
+      indexTitle("43-4051.00", "primary", "Customer Service Representatives"),
+      indexTitle("43-4051.00", "alternate", "Customer Service Agent"),
+      indexTitle("53-7062.00", "primary", "Laborers and Freight, Stock, and Material Movers, Hand"),
+      indexTitle("53-7062.00", "alternate", "Warehouse Worker"),
+      indexTitle("53-7062.00", "alternate", "Warehouse Associate"),
+    ],
+    vectors: null,
+  });
+  const cleaned = (title: string) =>
+    index.rank({ title }, { limit: 2, semantic: false }).cleanedTitle;
+  assert.equal(cleaned("Mfg Engineer"), "manufacturing engineer", "consonants in order");
+  assert.equal(cleaned("Whse Associate"), "warehouse associate", "a final vowel too");
+  assert.equal(cleaned("Cust Svc Rep"), "customer service representative", "one anchors the next");
+  assert.equal(cleaned("Acme Engineer"), "acme engineer", "no title phrase: left as it is");
+  assert.equal(cleaned("MFG Engineer"), "mfg engineer", "capitals in a mixed title: an acronym");
+  assert.equal(cleaned("WHSE ASSOCIATE"), "warehouse associate", "an all-capitals title");
+  assert.equal(cleaned("Mga Engineer"), "mga engineer", "a skipped vowel is not a contraction");
+  const mfg = index.rank({ title: "Mfg Engineer" }, { limit: 2, semantic: false });
+  assert.equal(mfg.results[0].onetCode, "17-2112.03");
+});
+
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
   const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
     indexTitle("53-7061.00", kind, title, source);

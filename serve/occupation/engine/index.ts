@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "7";
+export const RANKER_VERSION = "8";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1217,9 +1217,76 @@ export class OccupationIndex {
     return rest;
   }
 
+  /**
+   * Employer abbreviations the cleaning table does not list ("Mfg Engineer", "Whse Associate",
+   * "Cust Svc Rep", "Tchr Asst"): an unknown word of two to five letters stands for an index word
+   * it contracts (`contracts`: a prefix, or its first letter and then some of its consonants) and
+   * that makes a title phrase with a neighbouring word ("manufacturing engineer", "customer
+   * service"). Of several, the one the most titles have. Without such a phrase the word is left
+   * as it is (a company name, a code), unless it is the whole title ("Mech"): then a word at least
+   * CONTRACTION_ALONE titles have, which it begins. An acronym (`acronym`: "Certified Dental
+   * Assistant (CDA)", "PHP DEV") stays. Two passes, so that one expanded word can anchor its
+   * neighbour.
+   */
+  #expandContractions(text: string, raw: string): string {
+    const words = text.split(" ");
+    let changed = false;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        if (word.length < 2 || word.length > 5 || /[^a-z]/.test(word) || this.#known(word)) {
+          continue;
+        }
+        if (acronym(word, raw)) continue;
+        const found = this.#contraction(word, words[i - 1] ?? "", words[i + 1] ?? "", words.length);
+        if (found !== null) {
+          words[i] = found;
+          changed = true;
+        }
+      }
+    }
+    return changed ? words.join(" ") : text;
+  }
+
+  #known(word: string): boolean {
+    const terms = indexTerms(word);
+    return terms.length !== 1 || this.#terms.has(terms[0]);
+  }
+
+  #contraction(word: string, previous: string, next: string, count: number): string | null {
+    const key = `${previous}|${word}|${next}|${count === 1}`;
+    const memo = this.#contractionMemo;
+    const cached = memo.get(key);
+    if (cached !== undefined) return cached;
+    if (memo.size >= UNKNOWN_MEMO) memo.clear();
+    const prev = previous && this.#known(previous) ? indexTerms(previous)[0] : "";
+    const after = next && this.#known(next) ? indexTerms(next)[0] : "";
+    let best: string | null = null;
+    const alone = count === 1;
+    let bestTitles = alone ? CONTRACTION_ALONE - 1 : 0;
+    if (prev || after || alone) {
+      const sorted = this.#sortedTerms;
+      const end = lowerBound(sorted, String.fromCharCode(word.charCodeAt(0) + 1));
+      for (let i = lowerBound(sorted, word[0]); i < end; i++) {
+        const candidate = sorted[i];
+        if (candidate.length <= word.length || !contracts(candidate, word)) continue;
+        if (alone && !candidate.startsWith(word)) continue;
+        if (
+          !alone && !(prev && this.#pairPostings.has(`${prev} ${candidate}`)) &&
+          !(after && this.#pairPostings.has(`${candidate} ${after}`))
+        ) continue;
+        const titles = this.#titlePostings[this.#terms.get(candidate)!].length;
+        if (titles > bestTitles) [best, bestTitles] = [candidate, titles];
+      }
+    }
+    memo.set(key, best);
+    return best;
+  }
+  #contractionMemo = new Map<string, string | null>();
+
   #rankTitle(query: RankQuery, options: RankOptions): Ranking {
     const cleaned = cleanTitle(query.title, this.segmentScore);
-    cleaned.text = this.#withoutRank(cleaned.text);
+    cleaned.text = this.#expandContractions(this.#withoutRank(cleaned.text), query.title);
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);
@@ -1886,6 +1953,8 @@ const EXP_TABLE = Float64Array.from(
 const TRIGRAM_MIN = 0.4;
 /** Unknown words remembered per index before the memo starts over. */
 const UNKNOWN_MEMO = 20_000;
+/** A one-word title's abbreviation stands for a word at least this many titles have ("Mech"). */
+const CONTRACTION_ALONE = 20;
 
 /** A word's distinct character trigrams, padded ("  w", " wo", ..., "rd "). */
 function trigrams(word: string): Set<string> {
@@ -1924,6 +1993,35 @@ function normalise(v: Float32Array): void {
 }
 
 /** The first index of a sorted list whose value is not below `value` (its length if none). */
+/**
+ * Whether a word is written as an acronym in the raw title: in capitals in a title that is not all
+ * capitals, or alone; in an all-capitals title, three letters or fewer without a vowel ("PHP",
+ * "CRM": "MFG" is lost with them).
+ */
+function acronym(word: string, raw: string): boolean {
+  const tokens = raw.split(/[^A-Za-z]+/).filter(Boolean);
+  if (!tokens.includes(word.toUpperCase())) return false;
+  if (raw !== raw.toUpperCase() || tokens.length === 1) return true;
+  return word.length <= 3 && !/[aeiouy]/.test(word);
+}
+
+/**
+ * Whether `short` contracts `long` as abbreviations do: a prefix ("equip", "cust"), or the first
+ * letter and then consonants of the word in order, its last letter allowed as well ("mfg",
+ * "whse", "tchr", "acctg"). Letters taken from several words ("cda", "sri") mostly are not.
+ */
+function contracts(long: string, short: string): boolean {
+  if (long.startsWith(short)) return true;
+  if (long[0] !== short[0]) return false;
+  let at = 1;
+  for (let i = 1; i < long.length && at < short.length; i++) {
+    const c = long[i];
+    if (c !== short[at]) continue;
+    if (!/[aeiouy]/.test(c) || (i === long.length - 1 && at === short.length - 1)) at++;
+  }
+  return at === short.length;
+}
+
 function lowerBound<T extends number | string>(list: ArrayLike<T>, value: T): number {
   let lo = 0;
   let hi = list.length;

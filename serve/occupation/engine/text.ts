@@ -68,8 +68,6 @@ const ABBREVIATIONS: Record<string, string> = {
   ops: "operations",
   mgmt: "management",
   maint: "maintenance",
-  mech: "mechanic",
-  elec: "electrician",
   hvac: "heating ventilation air conditioning",
   cnc: "cnc",
 };
