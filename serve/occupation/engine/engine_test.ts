@@ -316,6 +316,32 @@ Deno.test("an unknown abbreviation stands for the index word it contracts next t
   assert.equal(mfg.results[0].onetCode, "17-2112.03");
 });
 
+Deno.test("a role word does not take a title away from the occupation that has it", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("35-2021.00", "Food Preparation Workers", "Prepare food in kitchens."),
+      occupation("51-9198.00", "Helpers--Production Workers", "Help production workers."),
+      occupation("51-3011.00", "Bakers", "Bake bread."),
+    ],
+    titles: [
+      indexTitle("35-2021.00", "primary", "Food Preparation Workers"),
+      indexTitle("35-2021.00", "alternate", "Kitchen Helper"),
+      indexTitle("35-2021.00", "alternate", "Kitchen Worker"),
+      indexTitle("35-2021.00", "alternate", "Kitchen Assistant"),
+      indexTitle("51-9198.00", "primary", "Helpers--Production Workers"),
+      indexTitle("51-9198.00", "alternate", "Production Helper"),
+      indexTitle("51-9198.00", "alternate", "Helper"),
+      indexTitle("51-3011.00", "primary", "Bakers"),
+      indexTitle("51-3011.00", "alternate", "Bread Baker"),
+    ],
+    vectors: null,
+  }, { ...DEFAULT_WEIGHTS, role_mismatch: 1 });
+  const top = (title: string) =>
+    index.rank({ title }, { limit: 2, semantic: false }).results[0]?.onetCode;
+  assert.equal(top("Kitchen Helper"), "35-2021.00", "its own title, though helpers are a role");
+  assert.equal(top("Bakery Helper"), "51-9198.00", "no such title: the helper occupation");
+});
+
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
   const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
     indexTitle("53-7061.00", kind, title, source);

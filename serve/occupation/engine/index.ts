@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "8";
+export const RANKER_VERSION = "9";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1595,7 +1595,9 @@ export class OccupationIndex {
       }
     }
     // Roles: a supervisor (helper) query reaches the supervisor (helper) occupation of the
-    // domain's worker occupations with their score; occupations of another role class lose.
+    // domain's worker occupations with their score; occupations of another role class lose,
+    // except those that have the query's words as a title ("Kitchen Helper" is a title of the
+    // food preparation workers, whose major group has no helper occupation).
     if (qRole !== null && (w.role_match !== 0 || w.role_mismatch !== 0)) {
       const transfer = work.transfer;
       const link = qRole === "supervisor"
@@ -1637,7 +1639,7 @@ export class OccupationIndex {
           }
           scores[occ] += w.role_match;
           if (features) features[occ * nf + 8] = 1;
-        } else if (cls !== 3 && (qRole !== "worker" || cls !== 0)) {
+        } else if (cls !== 3 && (qRole !== "worker" || cls !== 0) && !sameWords[occ]) {
           const penalty = qRole === "worker" ? 0.5 : 1;
           scores[occ] -= w.role_mismatch * penalty;
           if (features) features[occ * nf + 9] = penalty;
