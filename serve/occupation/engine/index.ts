@@ -473,6 +473,8 @@ export class OccupationIndex {
   #termGrams!: Map<string, Int32Array>;
   /** Unknown words already looked up by trigrams, and what stood in (null: nothing). */
   #unknownMemo = new Map<string, string | null>();
+  /** Abbreviations read in context (#contraction), bounded as #unknownMemo. */
+  #contractionMemo = new Map<string, string | null>();
   /** "term term" -> [occupation, number of its titles with the pair, ...] flattened. */
   readonly #pairPostings = new Map<string, Int32Array>();
   /** crude stem -> [occupation, number of its titles with a word of that stem, ...]. */
@@ -1282,7 +1284,6 @@ export class OccupationIndex {
     memo.set(key, best);
     return best;
   }
-  #contractionMemo = new Map<string, string | null>();
 
   #rankTitle(query: RankQuery, options: RankOptions): Ranking {
     const cleaned = cleanTitle(query.title, this.segmentScore);
@@ -1994,7 +1995,6 @@ function normalise(v: Float32Array): void {
   if (norm > 0) { for (let i = 0; i < v.length; i++) v[i] /= norm; }
 }
 
-/** The first index of a sorted list whose value is not below `value` (its length if none). */
 /**
  * Whether a word is written as an acronym in the raw title: in capitals in a title that is not all
  * capitals, or alone; in an all-capitals title, three letters or fewer without a vowel ("PHP",
@@ -2024,6 +2024,7 @@ function contracts(long: string, short: string): boolean {
   return at === short.length;
 }
 
+/** The first index of a sorted list whose value is not below `value` (its length if none). */
 function lowerBound<T extends number | string>(list: ArrayLike<T>, value: T): number {
   let lo = 0;
   let hi = list.length;
