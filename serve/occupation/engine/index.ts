@@ -1251,6 +1251,8 @@ export class OccupationIndex {
   }
 
   #known(word: string): boolean {
+    // Most words of a query are index terms as written: no tokenising for them.
+    if (this.#terms.has(word)) return true;
     const terms = indexTerms(word);
     return terms.length !== 1 || this.#terms.has(terms[0]);
   }
