@@ -342,6 +342,41 @@ Deno.test("a role word does not take a title away from the occupation that has i
   assert.equal(top("Bakery Helper"), "51-9198.00", "no such title: the helper occupation");
 });
 
+Deno.test("a manager query goes to the management class, and first-line supervisors keep theirs", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("15-1252.00", "Software Developers", "Develop software."),
+      occupation("11-3021.00", "Computer and Information Systems Managers", "Direct IT work."),
+      occupation("11-1021.00", "General and Operations Managers", "Direct operations."),
+      occupation("41-1011.00", "First-Line Supervisors of Retail Sales Workers", "Supervise."),
+      occupation("41-2031.00", "Retail Salespersons", "Sell goods."),
+    ],
+    titles: [
+      indexTitle("15-1252.00", "primary", "Software Developers"),
+      indexTitle("15-1252.00", "alternate", "Software Engineer"),
+      indexTitle("15-1252.00", "alternate", "Software Engineering Lead"),
+      indexTitle("15-1252.00", "alternate", "Software Development Engineer"),
+      indexTitle("11-3021.00", "primary", "Computer and Information Systems Managers"),
+      indexTitle("11-3021.00", "alternate", "IT Manager"),
+      indexTitle("11-3021.00", "alternate", "Software Manager"),
+      indexTitle("11-1021.00", "primary", "General and Operations Managers"),
+      indexTitle("11-1021.00", "alternate", "Operations Manager"),
+      indexTitle("41-1011.00", "primary", "First-Line Supervisors of Retail Sales Workers"),
+      indexTitle("41-1011.00", "alternate", "Grocery Manager"),
+      indexTitle("41-2031.00", "primary", "Retail Salespersons"),
+      indexTitle("41-2031.00", "alternate", "Grocery Store Clerk"),
+      indexTitle("41-2031.00", "alternate", "Grocery Store Associate"),
+    ],
+    vectors: null,
+  }, { ...DEFAULT_WEIGHTS, role_mismatch: 1 });
+  const top = (title: string) =>
+    index.rank({ title }, { limit: 3, semantic: false }).results[0]?.onetCode;
+  assert.equal(top("Manager, Software Engineering"), "11-3021.00", "not the developers");
+  assert.equal(top("Software Engineering Manager"), "11-3021.00", "either word order");
+  assert.equal(top("Grocery Store Manager"), "41-1011.00", "a supervisor titled manager");
+  assert.equal(top("Software Engineer"), "15-1252.00", "no hierarchy word: the workers");
+});
+
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
   const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
     indexTitle("53-7061.00", kind, title, source);
@@ -375,8 +410,14 @@ Deno.test("a coded title wins in catalog word order; employer wording alone is s
   for (const title of ["Manager, Car Wash", "Car Wash Manager", "manager car wash"]) {
     assert.equal(top(index, title), "11-9199.00", title);
   }
-  // Without the bonus the occupation with many car-wash titles wins: the test can fail.
-  const plain = new OccupationIndex(source, { ...DEFAULT_WEIGHTS, exact: 0 });
+  // Without the bonus (and the manager role, which also reads this title) the occupation with
+  // many car-wash titles wins: the test can fail.
+  const plain = new OccupationIndex(source, {
+    ...DEFAULT_WEIGHTS,
+    exact: 0,
+    manager_match: 0,
+    role_mismatch: 0,
+  });
   assert.equal(top(plain, "Manager, Car Wash"), "53-7061.00");
   // A title cleaning would empty is matched as written; ids alone still give nothing.
   assert.equal(cleanTitle("Team Member", flat).text, "team member");

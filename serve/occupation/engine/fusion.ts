@@ -50,6 +50,7 @@ function handWeights(): number[] {
     w.description,
     w.title_vote,
     w.head_occ,
+    w.manager_match,
   ];
 }
 

@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "9";
+export const RANKER_VERSION = "10";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -205,7 +205,10 @@ export interface RankerWeights {
    * against the best occupation's: exp(score - best).
    */
   title_vote: number;
-  /** A supervisor or helper query on a worker occupation, or a worker query on one of those. */
+  /**
+   * A supervisor or helper query on a worker occupation, a worker query on one of those, or a
+   * manager query on a worker or helper occupation.
+   */
   role_mismatch: number;
   /**
    * The occupation has titles whose role head is the query's ("Welding Teacher": the teachers,
@@ -213,6 +216,8 @@ export interface RankerWeights {
    * head is a hierarchy word (supervisor, helper, lead...), which the role channel reads.
    */
   head_occ: number;
+  /** A manager query ("Manager, car wash") on an occupation of the management class. */
+  manager_match: number;
   /**
    * The cleaned query is one of the occupation's coded titles, those a coding index assigns it
    * (its primary title, sources 04 and 06), in any word order ("Manager, Car Wash" is the title
@@ -257,6 +262,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   role_mismatch: 0.15,
   title_vote: 0.1,
   head_occ: 0.1,
+  manager_match: 0.15,
   exact: 0.3,
   shared_prior: 0.3,
   description_phrase: 0.3,
@@ -279,6 +285,7 @@ export const FUSION_FEATURES = [
   "description",
   "title_vote",
   "head_occ",
+  "manager_match",
 ] as const;
 
 /** The ranker weights a fusion model gives (its weights on the linear part, the rest as is). */
@@ -300,6 +307,7 @@ export function fusedWeights(
     description,
     vote,
     headOcc,
+    managerMatch,
   ] = fusion.weights;
   return {
     ...base,
@@ -316,6 +324,7 @@ export function fusedWeights(
     description: description ?? base.description,
     title_vote: vote ?? base.title_vote,
     head_occ: headOcc ?? base.head_occ,
+    manager_match: managerMatch ?? base.manager_match,
   };
 }
 
@@ -1310,6 +1319,8 @@ export class OccupationIndex {
       ? "helper"
       : parsed.role === "worker" || parsed.role === "apprentice"
       ? "worker"
+      : parsed.role === "manager"
+      ? "manager"
       : null;
     const qHeadId = qHead === "" ? -2 : this.#headIds.get(qHead) ?? -2;
     // A hierarchy word as the head ("technology lead", "bakery supervisor") is the role
@@ -1595,13 +1606,19 @@ export class OccupationIndex {
         features[f + 10] = 0;
         features[f + 11] = fVote;
         features[f + 12] = fHead;
+        features[f + 13] = 0;
       }
     }
     // Roles: a supervisor (helper) query reaches the supervisor (helper) occupation of the
     // domain's worker occupations with their score; occupations of another role class lose,
     // except those that have the query's words as a title ("Kitchen Helper" is a title of the
-    // food preparation workers, whose major group has no helper occupation).
-    if (qRole !== null && (w.role_match !== 0 || w.role_mismatch !== 0)) {
+    // food preparation workers, whose major group has no helper occupation). A manager query
+    // ("Manager, Software Engineering", "Accounting Manager") favours the management class
+    // (manager_match) and costs worker and helper occupations; first-line supervisors lose
+    // nothing, since SOC codes many a "manager" of a shop or a shift as one ("Grocery Manager").
+    if (
+      qRole !== null && (w.role_match !== 0 || w.role_mismatch !== 0 || w.manager_match !== 0)
+    ) {
       const transfer = work.transfer;
       const link = qRole === "supervisor"
         ? this.#supervisorOf
@@ -1640,9 +1657,17 @@ export class OccupationIndex {
               features[occ * nf + 11] = features[transferFrom[occ] * nf + 11];
             }
           }
-          scores[occ] += w.role_match;
-          if (features) features[occ * nf + 8] = 1;
-        } else if (cls !== 3 && (qRole !== "worker" || cls !== 0) && !sameWords[occ]) {
+          if (qRole === "manager") {
+            scores[occ] += w.manager_match;
+            if (features) features[occ * nf + 13] = 1;
+          } else {
+            scores[occ] += w.role_match;
+            if (features) features[occ * nf + 8] = 1;
+          }
+        } else if (
+          cls !== 3 && (qRole !== "worker" || cls !== 0) && !sameWords[occ] &&
+          !(qRole === "manager" && cls === 1)
+        ) {
           const penalty = qRole === "worker" ? 0.5 : 1;
           scores[occ] -= w.role_mismatch * penalty;
           if (features) features[occ * nf + 9] = penalty;
