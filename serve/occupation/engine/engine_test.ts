@@ -28,6 +28,8 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["System Admin | Remote", "system administrator"],
     ["Waitress", "waiter"],
     ["Job ID 20391 - 12345", ""],
+    ["Accountant I - Job ID 20391", "accountant"], // a level numeral, as II and III are
+    ["I&C Technician", "i and c technician"], // not at the end: a word
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);
@@ -375,6 +377,33 @@ Deno.test("a manager query goes to the management class, and first-line supervis
   assert.equal(top("Software Engineering Manager"), "11-3021.00", "either word order");
   assert.equal(top("Grocery Store Manager"), "41-1011.00", "a supervisor titled manager");
   assert.equal(top("Software Engineer"), "15-1252.00", "no hierarchy word: the workers");
+});
+
+Deno.test("an apprentice is coded with the occupation it learns, unless the index has the phrase", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("47-3013.00", "Helpers--Electricians", "Help electricians."),
+      occupation("19-1029.00", "Biological Scientists, All Other", "Study living things."),
+      occupation("47-2111.00", "Electricians", "Install wiring."),
+    ],
+    titles: [
+      indexTitle("47-3013.00", "primary", "Helpers--Electricians"),
+      indexTitle("47-3013.00", "alternate", "Electrician Apprentice"),
+      indexTitle("47-3013.00", "alternate", "Wireman Apprentice"),
+      indexTitle("47-3013.00", "alternate", "Electrical Apprentice"),
+      indexTitle("47-3013.00", "alternate", "Apprentice"),
+      indexTitle("19-1029.00", "primary", "Biological Scientists, All Other"),
+      indexTitle("19-1029.00", "alternate", "Algologist"),
+      indexTitle("47-2111.00", "primary", "Electricians"),
+      indexTitle("47-2111.00", "alternate", "Electrician"),
+    ],
+    vectors: null,
+  });
+  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  assert.equal(ranked("Apprentice Algologist").cleanedTitle, "algologist");
+  assert.equal(ranked("Apprentice Algologist").results[0]?.onetCode, "19-1029.00");
+  assert.equal(ranked("Algologist Apprentice").results[0]?.onetCode, "19-1029.00");
+  assert.equal(ranked("Electrician Apprentice").results[0]?.onetCode, "47-3013.00", "O*NET's");
 });
 
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {

@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "10";
+export const RANKER_VERSION = "11";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1214,6 +1214,26 @@ export class OccupationIndex {
   }
 
   /**
+   * An apprentice is coded with the occupation it learns (the SOC coding principle): the word is
+   * dropped ("Apprentice Algologist" is an algologist), unless the index has it in a title phrase
+   * with a neighbouring word (O*NET codes "Electrician Apprentice" and "Plumber Apprentice" with
+   * the construction helpers). Without it, the few occupations with many apprentice titles took
+   * every apprentice query.
+   */
+  #withoutApprentice(text: string): string {
+    const words = text.split(" ");
+    const at = words.findIndex((word) => ROLE_WORDS[word] === "apprentice");
+    if (at < 0 || words.length < 2) return text;
+    const phrase = (a: string | undefined, b: string | undefined) => {
+      if (!a || !b) return false;
+      const pair = indexTerms(`${a} ${b}`);
+      return pair.length === 2 && this.#pairPostings.has(`${pair[0]} ${pair[1]}`);
+    };
+    if (phrase(words[at - 1], words[at]) || phrase(words[at], words[at + 1])) return text;
+    return words.filter((_, i) => i !== at).join(" ");
+  }
+
+  /**
    * A leading rank word ("Lead Engineer", "Principal Engineer", "Staff Engineer", "Associate
    * Scientist") is seniority: a lead is coded with the workers it leads (the SOC coding
    * principle). It is dropped unless the index has the pair as a title phrase ("Lead Abatement
@@ -1302,7 +1322,9 @@ export class OccupationIndex {
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);
-    cleaned.text = parsed.natural;
+    cleaned.text = parsed.role === "apprentice"
+      ? this.#withoutApprentice(parsed.natural)
+      : parsed.natural;
     const substituted = new Set<string>();
     const allTerms = indexTerms(cleaned.text).map((t) => {
       const standIn = this.resolveUnknown(t);

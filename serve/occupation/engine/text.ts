@@ -303,6 +303,8 @@ function cleanSegment(segment: string): string {
     const token = tokens[i];
     if (NOISE_WORDS.has(token) || /^\d+$/.test(token) || /\d{3,}/.test(token)) continue;
     if (tokens[i - 1] === "cdl" && /^[abc]$/.test(token)) continue; // licence class: CDL-A
+    // A level numeral ("Accountant I"; II and up are noise words): "i" last, after a word.
+    if (token === "i" && i > 0 && i === tokens.length - 1) continue;
     if (token === "admin" || token === "admins") {
       out.push(ADMINISTRATIVE_BEFORE.has(tokens[i + 1] ?? "") ? "administrative" : "administrator");
     } else {
