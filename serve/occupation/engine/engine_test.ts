@@ -406,6 +406,48 @@ Deno.test("an apprentice is coded with the occupation it learns, unless the inde
   assert.equal(ranked("Electrician Apprentice").results[0]?.onetCode, "47-3013.00", "O*NET's");
 });
 
+Deno.test("a vice president of a function goes to that function's managers", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("11-1011.00", "Chief Executives", "Direct organizations."),
+      occupation("11-3121.00", "Human Resources Managers", "Direct human resources."),
+      occupation("11-2022.00", "Sales Managers", "Direct sales."),
+      occupation(
+        "43-6011.00",
+        "Executive Secretaries and Executive Administrative Assistants",
+        ".",
+      ),
+    ],
+    titles: [
+      indexTitle("11-1011.00", "primary", "Chief Executives"),
+      indexTitle("11-1011.00", "alternate", "Vice President"),
+      indexTitle("11-1011.00", "alternate", "Executive Vice President"),
+      indexTitle("11-1011.00", "alternate", "Operations Vice President"),
+      indexTitle("11-1011.00", "alternate", "Chief Executive Officer"),
+      indexTitle("11-3121.00", "primary", "Human Resources Managers"),
+      indexTitle("11-3121.00", "alternate", "Human Resources Manager"),
+      indexTitle("11-3121.00", "alternate", "Human Resources Director"),
+      indexTitle("11-2022.00", "primary", "Sales Managers"),
+      indexTitle("11-2022.00", "alternate", "Sales Manager"),
+      indexTitle("11-2022.00", "alternate", "Sales Vice President"),
+      indexTitle("43-6011.00", "primary", "Executive Secretaries"),
+      indexTitle("43-6011.00", "alternate", "VP Assistant (Vice President's Assistant)"),
+      indexTitle("43-6011.00", "alternate", "Executive Assistant"),
+    ],
+    vectors: null,
+  });
+  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  assert.equal(ranked("HR VP").cleanedTitle, "human resources manager");
+  assert.equal(ranked("HR VP").results[0]?.onetCode, "11-3121.00");
+  assert.equal(ranked("Vice President, Human Resources").results[0]?.onetCode, "11-3121.00");
+  // The index has the function with "vice president" as a title phrase: the title stays.
+  assert.equal(ranked("VP of Sales").cleanedTitle, "sales vice president");
+  assert.equal(ranked("VP of Sales").results[0]?.onetCode, "11-2022.00");
+  assert.equal(ranked("Operations VP").results[0]?.onetCode, "11-1011.00");
+  assert.equal(ranked("VP Assistant").results[0]?.onetCode, "43-6011.00", "a head after it");
+  assert.equal(ranked("Vice President").results[0]?.onetCode, "11-1011.00", "alone");
+});
+
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
   const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
     indexTitle("53-7061.00", kind, title, source);

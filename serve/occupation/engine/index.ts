@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "11";
+export const RANKER_VERSION = "12";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1234,6 +1234,35 @@ export class OccupationIndex {
   }
 
   /**
+   * A vice president of a function is coded with that function's managers, as O*NET lists "Sales
+   * Vice President" with the sales managers and "Logistics Vice President" with the logistics
+   * managers: "HR VP", "VP of Finance", "Vice President, Nursing" read as "... manager". The
+   * title stays as it is when the index has the function with "vice president" as a title
+   * phrase ("Academic Affairs Vice President"), alone ("Vice President"), or when the words after
+   * it end in a title's head ("VP Assistant").
+   */
+  #functionalVp(text: string): string {
+    const m = text.match(
+      /^(.*?)\s*\b(?:(?:senior|executive|assistant|associate) )?vice president\b(.*)$/,
+    );
+    if (!m) return text;
+    let after = m[2].trim();
+    const of = /^(?:of|for)\b/.test(after);
+    if (of) after = after.replace(/^(?:of|for)\s*(?:the\s+)?/, "");
+    const before = m[1].trim();
+    if (after && !of) {
+      const last = after.split(" ").at(-1)!;
+      if (this.#headIds.has(last)) return text;
+    }
+    const domain = [before, after].filter(Boolean).join(" ");
+    if (!domain) return text;
+    const last = indexTerms(domain).at(-1);
+    const vice = indexTerms("vice")[0];
+    if (last && this.#pairPostings.has(`${last} ${vice}`)) return `${domain} vice president`;
+    return `${domain} manager`;
+  }
+
+  /**
    * A leading rank word ("Lead Engineer", "Principal Engineer", "Staff Engineer", "Associate
    * Scientist") is seniority: a lead is coded with the workers it leads (the SOC coding
    * principle). It is dropped unless the index has the pair as a title phrase ("Lead Abatement
@@ -1318,7 +1347,9 @@ export class OccupationIndex {
 
   #rankTitle(query: RankQuery, options: RankOptions): Ranking {
     const cleaned = cleanTitle(query.title, this.segmentScore);
-    cleaned.text = this.#expandContractions(this.#withoutRank(cleaned.text), query.title);
+    cleaned.text = this.#functionalVp(
+      this.#expandContractions(this.#withoutRank(cleaned.text), query.title),
+    );
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);
