@@ -1224,13 +1224,17 @@ export class OccupationIndex {
     const words = text.split(" ");
     const at = words.findIndex((word) => ROLE_WORDS[word] === "apprentice");
     if (at < 0 || words.length < 2) return text;
-    const phrase = (a: string | undefined, b: string | undefined) => {
-      if (!a || !b) return false;
-      const pair = indexTerms(`${a} ${b}`);
-      return pair.length === 2 && this.#pairPostings.has(`${pair[0]} ${pair[1]}`);
-    };
-    if (phrase(words[at - 1], words[at]) || phrase(words[at], words[at + 1])) return text;
+    if (this.#isPhrase(words[at - 1], words[at]) || this.#isPhrase(words[at], words[at + 1])) {
+      return text;
+    }
     return words.filter((_, i) => i !== at).join(" ");
+  }
+
+  /** Whether two words, as index terms, stand next to each other in some title of the index. */
+  #isPhrase(a: string | undefined, b: string | undefined): boolean {
+    if (!a || !b) return false;
+    const pair = indexTerms(`${a} ${b}`);
+    return pair.length === 2 && this.#pairPostings.has(`${pair[0]} ${pair[1]}`);
   }
 
   /**
@@ -1256,10 +1260,9 @@ export class OccupationIndex {
     }
     const domain = [before, after].filter(Boolean).join(" ");
     if (!domain) return text;
-    const last = indexTerms(domain).at(-1);
-    const vice = indexTerms("vice")[0];
-    if (last && this.#pairPostings.has(`${last} ${vice}`)) return `${domain} vice president`;
-    return `${domain} manager`;
+    return this.#isPhrase(domain.split(" ").at(-1), "vice")
+      ? `${domain} vice president`
+      : `${domain} manager`;
   }
 
   /**
@@ -1272,9 +1275,7 @@ export class OccupationIndex {
     const space = text.indexOf(" ");
     if (space < 0 || !RANK_WORDS.has(text.slice(0, space))) return text;
     const rest = text.slice(space + 1);
-    const pair = indexTerms(`${text.slice(0, space)} ${rest.split(" ")[0]}`);
-    if (pair.length === 2 && this.#pairPostings.has(`${pair[0]} ${pair[1]}`)) return text;
-    return rest;
+    return this.#isPhrase(text.slice(0, space), rest.split(" ")[0]) ? text : rest;
   }
 
   /**
