@@ -448,6 +448,36 @@ Deno.test("a vice president of a function goes to that function's managers", () 
   assert.equal(ranked("Vice President").results[0]?.onetCode, "11-1011.00", "alone");
 });
 
+Deno.test("two words the index writes as one are read as that word", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("43-3031.00", "Bookkeeping, Accounting, and Auditing Clerks", "Keep books."),
+      occupation("53-7065.00", "Stockers and Order Fillers", "Stock shelves."),
+      occupation("45-2092.00", "Farmworkers and Laborers, Crop", "Harvest crops."),
+      occupation("39-4031.00", "Morticians, Undertakers, and Funeral Arrangers", "Arrange."),
+    ],
+    titles: [
+      indexTitle("43-3031.00", "primary", "Bookkeeping, Accounting, and Auditing Clerks"),
+      indexTitle("43-3031.00", "alternate", "Bookkeeper"),
+      indexTitle("53-7065.00", "primary", "Stockers and Order Fillers"),
+      indexTitle("53-7065.00", "alternate", "Stock Keeper"),
+      indexTitle("53-7065.00", "alternate", "Book Stocker"),
+      indexTitle("45-2092.00", "primary", "Farmworkers and Laborers, Crop"),
+      indexTitle("45-2092.00", "alternate", "Farmworker"),
+      indexTitle("45-2092.00", "alternate", "Farm Worker"),
+      indexTitle("39-4031.00", "primary", "Morticians, Undertakers, and Funeral Arrangers"),
+      indexTitle("39-4031.00", "alternate", "Funeral Home Director"),
+      indexTitle("39-4031.00", "alternate", "Homeowner Liaison"),
+    ],
+    vectors: null,
+  });
+  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  assert.equal(ranked("Book Keeper").cleanedTitle, "bookkeeper");
+  assert.equal(ranked("Book Keeper").results[0]?.onetCode, "43-3031.00");
+  assert.equal(ranked("Farm Worker").cleanedTitle, "farm worker", "a title phrase apart");
+  assert.equal(ranked("Funeral Home Owner").cleanedTitle, "funeral home owner", "bound to funeral");
+});
+
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
   const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
     indexTitle("53-7061.00", kind, title, source);

@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "12";
+export const RANKER_VERSION = "13";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1230,6 +1230,30 @@ export class OccupationIndex {
     return words.filter((_, i) => i !== at).join(" ");
   }
 
+  /**
+   * Two words the index writes as one ("Book Keeper", "Lock Smith", "Care Giver", "Ware House")
+   * are read as that word, unless the index also has them apart as a title phrase ("Farm
+   * Worker", beside "Farmworker"), or either is in one with its other neighbour ("Funeral Home
+   * Owner" is not a homeowner).
+   */
+  #joinCompounds(text: string): string {
+    const words = text.split(" ");
+    if (words.length < 2) return text;
+    let changed = false;
+    for (let i = 0; i + 1 < words.length; i++) {
+      const a = words[i];
+      const b = words[i + 1];
+      if (a.length < 3 || b.length < 3 || /[^a-z]/.test(a) || /[^a-z]/.test(b)) continue;
+      const joined = indexTerms(a + b);
+      if (joined.length !== 1 || !this.#terms.has(joined[0]) || this.#isPhrase(a, b)) continue;
+      // Either word in a title phrase with its other neighbour ("Funeral Home Owner") stays.
+      if (this.#isPhrase(words[i - 1], a) || this.#isPhrase(b, words[i + 2])) continue;
+      words.splice(i, 2, a + b);
+      changed = true;
+    }
+    return changed ? words.join(" ") : text;
+  }
+
   /** Whether two words, as index terms, stand next to each other in some title of the index. */
   #isPhrase(a: string | undefined, b: string | undefined): boolean {
     if (!a || !b) return false;
@@ -1349,7 +1373,7 @@ export class OccupationIndex {
   #rankTitle(query: RankQuery, options: RankOptions): Ranking {
     const cleaned = cleanTitle(query.title, this.segmentScore);
     cleaned.text = this.#functionalVp(
-      this.#expandContractions(this.#withoutRank(cleaned.text), query.title),
+      this.#joinCompounds(this.#expandContractions(this.#withoutRank(cleaned.text), query.title)),
     );
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
