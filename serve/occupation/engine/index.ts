@@ -1214,6 +1214,19 @@ export class OccupationIndex {
   }
 
   /**
+   * The cleaned title's words as the index reads them, in this order: a leading rank word dropped
+   * (#withoutRank), employer contractions written out (#expandContractions), split compounds
+   * joined (#joinCompounds), a functional vice president read as a manager (#functionalVp). The
+   * role parse and the apprentice rule (#withoutApprentice) follow in #rankTitle.
+   */
+  #readWords(text: string, raw: string): string {
+    let words = this.#withoutRank(text);
+    words = this.#expandContractions(words, raw);
+    words = this.#joinCompounds(words);
+    return this.#functionalVp(words);
+  }
+
+  /**
    * An apprentice is coded with the occupation it learns (the SOC coding principle): the word is
    * dropped ("Apprentice Algologist" is an algologist), unless the index has it in a title phrase
    * with a neighbouring word (O*NET codes "Electrician Apprentice" and "Plumber Apprentice" with
@@ -1270,6 +1283,7 @@ export class OccupationIndex {
    * it end in a title's head ("VP Assistant").
    */
   #functionalVp(text: string): string {
+    if (!text.includes("vice president")) return text;
     const m = text.match(
       /^(.*?)\s*\b(?:(?:senior|executive|assistant|associate) )?vice president\b(.*)$/,
     );
@@ -1372,9 +1386,7 @@ export class OccupationIndex {
 
   #rankTitle(query: RankQuery, options: RankOptions): Ranking {
     const cleaned = cleanTitle(query.title, this.segmentScore);
-    cleaned.text = this.#functionalVp(
-      this.#joinCompounds(this.#expandContractions(this.#withoutRank(cleaned.text), query.title)),
-    );
+    cleaned.text = this.#readWords(cleaned.text, query.title);
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);
