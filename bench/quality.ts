@@ -46,7 +46,7 @@ import {
   scoreFold,
 } from "../serve/occupation/engine/calibrate.ts";
 import { assess, BANDS, type Calibration } from "../serve/occupation/engine/confidence.ts";
-import { calibrationReport } from "../serve/occupation/engine/logistic.ts";
+import { calibratedEceFloor, calibrationReport } from "../serve/occupation/engine/logistic.ts";
 import {
   type DevExample,
   EMPLOYER_TITLES,
@@ -99,6 +99,8 @@ interface Metrics {
   ece: number | null;
   /** ECE against top-1 at SOC 6-digit (how the hidden sets are scored). */
   ece6: number | null;
+  /** ECE a perfectly calibrated model would show here (noise of a small subset). */
+  eceFloor: number | null;
   meanConfidence: number | null;
   /** Share of queries with confidence >= 0.7, and top-1 O*NET-SOC accuracy among them. */
   high: [number, number] | null;
@@ -142,6 +144,7 @@ function metrics(answers: Answer[]): Metrics {
     ece6: some
       ? calibrationReport(probabilities, withConfidence.map((a) => rightAt(a, 7) ? 1 : 0)).ece
       : null,
+    eceFloor: some ? calibratedEceFloor(probabilities) : null,
     meanConfidence: some ? probabilities.reduce((x, y) => x + y, 0) / probabilities.length : null,
     high: some
       ? [
@@ -168,6 +171,7 @@ function row(name: string, m: Metrics): string {
     m.meanConfidence === null ? "  n/a" : m.meanConfidence.toFixed(3).padStart(5),
     m.ece === null ? "  n/a" : m.ece.toFixed(3).padStart(5),
     m.ece6 === null ? "  n/a" : m.ece6.toFixed(3).padStart(5),
+    m.eceFloor === null ? "  n/a" : m.eceFloor.toFixed(3).padStart(5),
     m.high === null ? "          n/a" : `${pct(m.high[0])} / ${pct(m.high[1])}`,
   ].join("  ");
 }
@@ -185,6 +189,7 @@ const HEADER = [
   " conf",
   "  ECE",
   " ECE6",
+  "ECE@0",
   "conf>=.7 cov/acc",
 ].join("  ");
 

@@ -148,25 +148,49 @@ export function seenExamples(titles: IndexTitle[]): DevExample[] {
 const EMPLOYER_WEIGHT = 5;
 
 /**
- * A seen title that k occupations list ("Teacher") is right by O*NET's labels whichever of them
- * comes first, but a client who sends it means one of them: a right answer counts as right with
- * weight 1/k and wrong with the rest. Rows are appended; the first ones keep their order.
+ * A seen title that several occupations list ("Teacher") is right by O*NET's labels whichever of
+ * them comes first, but a client who sends it means one of them: a right answer counts as right
+ * with the weight of `intent` (the probability that the client means the top result) and wrong
+ * with the rest. Rows are appended; the first ones keep their order.
  */
 export function splitSharedTitles(
   features: number[][],
   labels: number[],
   weights: number[],
-  shares: number[],
+  intent: number[],
 ): void {
-  for (let i = 0, n = shares.length; i < n; i++) {
-    const k = shares[i];
-    if (k < 2 || labels[i] === 0) continue;
+  for (let i = 0, n = intent.length; i < n; i++) {
+    const p = intent[i];
+    if (p >= 1 || labels[i] === 0) continue;
     features.push(features[i]);
     labels.push(0);
-    weights.push(weights[i] * (1 - 1 / k));
-    weights[i] /= k;
+    weights.push(weights[i] * (1 - p));
+    weights[i] *= p;
   }
 }
+
+/**
+ * The probability that a client sending a title several occupations list means `top`, one of
+ * them: the occupations in proportion to their OEWS employment (more people hold the title in a
+ * large occupation than in a small one), mixed with an even split (INTENT_EVEN) for occupations
+ * whose size says little; an even split alone without employment figures. One occupation: 1.
+ */
+export function titleIntent(
+  top: string,
+  accept: readonly string[],
+  employment: ReadonlyMap<string, number> | undefined,
+): number {
+  const k = accept.length;
+  if (k < 2) return 1;
+  const sizes = accept.map((code) => employment?.get(code) ?? 0);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return 1 / k;
+  const share = (employment?.get(top) ?? 0) / total;
+  return INTENT_EVEN / k + (1 - INTENT_EVEN) * share;
+}
+
+/** Weight of the even split in titleIntent. */
+const INTENT_EVEN = 0.5;
 
 /** Right and wrong exact-match examples each needed for a model of their own. */
 const MIN_SEGMENT_OUTCOMES = 50;
@@ -197,8 +221,12 @@ export function fitChannel(
   const weights = answered.map((s) => s.example.variant === "employer" ? EMPLOYER_WEIGHT : 1);
   const nAnswered = answered.length;
   const seenSet = new Set(seen);
-  const shares = answered.map((s) => seenSet.has(s) ? s.example.accept.length : 1);
-  splitSharedTitles(features, labels, weights, shares);
+  const intent = answered.map((s) =>
+    seenSet.has(s) && s.correct
+      ? titleIntent(s.ranking.results[0].onetCode, s.example.accept, source.employment)
+      : 1
+  );
+  splitSharedTitles(features, labels, weights, intent);
   // One model for rankings whose top result has the query as a title, one for the rest
   // (CalibrationModel says why).
   // With too few exact matches of either outcome (a small release) one model covers all.

@@ -2,12 +2,12 @@
 import assert from "node:assert/strict";
 import { cleanTitle, readDescription, roleHead } from "./text.ts";
 import { assignFolds, postingVariant, splitFold } from "./devset.ts";
-import { calibrationReport, fitLogistic, predict } from "./logistic.ts";
+import { calibratedEceFloor, calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
 import { indexTerms, normalizeTitle } from "../../text/normalize.ts";
 import { assess, type Calibration, CONFIDENCE_FEATURES } from "./confidence.ts";
-import { splitSharedTitles } from "./calibrate.ts";
+import { splitSharedTitles, titleIntent } from "./calibrate.ts";
 
 const flat = () => 0;
 
@@ -478,6 +478,41 @@ Deno.test("two words the index writes as one are read as that word", () => {
   assert.equal(ranked("Funeral Home Owner").cleanedTitle, "funeral home owner", "bound to funeral");
 });
 
+Deno.test("a bare role word takes its qualifier as its domain unless it names one occupation", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("29-1217.00", "Neurologists", "Diagnose disorders of the nervous system."),
+      occupation("29-1216.00", "General Internal Medicine Physicians", "Treat adults."),
+      occupation("29-1215.00", "Family Medicine Physicians", "Treat families."),
+      occupation("37-2011.00", "Janitors and Cleaners", "Keep buildings clean."),
+      occupation("39-9032.00", "Recreation Workers", "Lead activities at a summer camp."),
+    ],
+    titles: [
+      indexTitle("29-1217.00", "primary", "Neurologists"),
+      indexTitle("29-1217.00", "alternate", "Neurology Physician"),
+      indexTitle("29-1216.00", "primary", "General Internal Medicine Physicians"),
+      indexTitle("29-1216.00", "alternate", "Physician"),
+      indexTitle("29-1215.00", "primary", "Family Medicine Physicians"),
+      indexTitle("29-1215.00", "alternate", "Physician"),
+      indexTitle("37-2011.00", "primary", "Janitors and Cleaners"),
+      indexTitle("37-2011.00", "alternate", "Custodian"),
+      indexTitle("39-9032.00", "primary", "Recreation Workers"),
+      indexTitle("39-9032.00", "alternate", "Summer Camp Counselor"),
+    ],
+    vectors: null,
+  });
+  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  assert.equal(ranked("Physician - Neurology").cleanedTitle, "neurology physician");
+  assert.equal(ranked("Physician - Neurology").results[0]?.onetCode, "29-1217.00");
+  assert.equal(
+    ranked("Custodian - Summer Camp").cleanedTitle,
+    "custodian",
+    "one occupation's title",
+  );
+  assert.equal(ranked("Custodian - Summer Camp").results[0]?.onetCode, "37-2011.00");
+  assert.equal(ranked("Neurology Physician - Austin").cleanedTitle, "neurology physician");
+});
+
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
   const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
     indexTitle("53-7061.00", kind, title, source);
@@ -649,10 +684,30 @@ Deno.test("a seen title several occupations list counts as right once among them
   const features = [[1], [2], [3]];
   const labels = [1, 1, 0];
   const weights = [1, 5, 1];
-  splitSharedTitles(features, labels, weights, [4, 1, 3]);
+  splitSharedTitles(features, labels, weights, [0.25, 1, 0.5]);
   assert.deepEqual(labels, [1, 1, 0, 0], "a wrong answer and a title of one stay as they are");
   assert.deepEqual(weights, [0.25, 5, 1, 0.75]);
   assert.deepEqual(features, [[1], [2], [3], [1]]);
+});
+
+Deno.test("a client sending a shared title more likely means the larger occupation", () => {
+  const employment = new Map([["A", 900], ["B", 100], ["C", 0]]);
+  assert.equal(titleIntent("A", ["A"], employment), 1);
+  assert.equal(titleIntent("A", ["A", "B"], employment), 0.5 / 2 + 0.5 * 0.9);
+  assert.equal(titleIntent("B", ["A", "B"], employment), 0.5 / 2 + 0.5 * 0.1);
+  assert.equal(titleIntent("C", ["A", "C"], employment), 0.25, "no size: the even part only");
+  assert.equal(titleIntent("A", ["A", "B", "C"], undefined), 1 / 3, "no figures: an even split");
+});
+
+Deno.test("the ECE floor of a calibrated model falls with the number of examples", () => {
+  const few = Array.from({ length: 200 }, (_, i) => 0.5 + 0.45 * (i % 10) / 10);
+  const many = Array.from({ length: 20000 }, (_, i) => 0.5 + 0.45 * (i % 10) / 10);
+  const small = calibratedEceFloor(few);
+  const large = calibratedEceFloor(many, 20);
+  assert.ok(small > 0.02 && small < 0.08, `200 examples: ${small}`);
+  assert.ok(large < 0.01, `20,000 examples: ${large}`);
+  assert.equal(calibratedEceFloor(few), small, "deterministic");
+  assert.equal(calibratedEceFloor([1, 1, 0, 0]), 0, "certain outcomes have no noise");
 });
 
 Deno.test("logistic calibration recovers a known relation and ECE measures its error", () => {

@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "13";
+export const RANKER_VERSION = "14";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1126,6 +1126,24 @@ export class OccupationIndex {
     return score + (heads > 0 ? SEGMENT_HEAD_BONUS + 10 * Math.log(1 + heads) : 0);
   };
 
+  /** Occupations per one-word title ("custodian": 1, "physician": 21), made on first use. */
+  #oneWordTitles: Map<string, number> | null = null;
+
+  /** Whether exactly one occupation has the word as a title of its own ("Custodian"). */
+  #namesOneOccupation = (word: string): boolean => {
+    if (this.#oneWordTitles === null) {
+      const owners = new Map<string, Set<number>>();
+      this.#titleNorm.forEach((norm, t) => {
+        if (norm.includes(" ")) return;
+        const set = owners.get(norm) ?? new Set<number>();
+        set.add(this.#titleOcc[t]);
+        owners.set(norm, set);
+      });
+      this.#oneWordTitles = new Map([...owners].map(([norm, set]) => [norm, set.size]));
+    }
+    return this.#oneWordTitles.get(word) === 1;
+  };
+
   /** Writes the idf-weighted, normalised centroid of the terms' vectors into target. */
   #embed(terms: string[], target: Float32Array): boolean {
     const vectors = this.#vectors!;
@@ -1385,7 +1403,7 @@ export class OccupationIndex {
   }
 
   #rankTitle(query: RankQuery, options: RankOptions): Ranking {
-    const cleaned = cleanTitle(query.title, this.segmentScore);
+    const cleaned = cleanTitle(query.title, this.segmentScore, this.#namesOneOccupation);
     cleaned.text = this.#readWords(cleaned.text, query.title);
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.

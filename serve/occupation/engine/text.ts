@@ -247,6 +247,7 @@ function dropLocation(segment: string): string {
 export function cleanTitle(
   raw: string,
   segmentScore: (segment: string) => number,
+  namesOneOccupation: (word: string) => boolean = () => false,
 ): CleanedTitle {
   let text = stripBrackets(foldText(raw).replace(/\s+/g, " ").trim());
   for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
@@ -260,6 +261,19 @@ export function cleanTitle(
   for (const segment of segments.slice(1)) {
     const score = segmentScore(segment);
     if (score > bestScore) [cleaned, bestScore] = [segment, score];
+  }
+  // A bare role word with one short qualifier ("Physician - Neurology", "Consultant - Human
+  // Capital") is the qualifier's role, as a coding index writes "Physician, neurology": the
+  // qualifier names the domain the word alone cannot. A word that is one occupation's title on
+  // its own ("Custodian - Summer Camp") keeps the qualifier as its setting.
+  if (
+    segments.length === 2 && cleaned !== "" && !cleaned.includes(" ") &&
+    !namesOneOccupation(cleaned)
+  ) {
+    const other = segments[0] === cleaned ? segments[1] : segments[0];
+    if (other.split(" ").length <= 3 && segmentScore(other) > 0) {
+      return { text: `${other} ${cleaned}`, rest: "" };
+    }
   }
   const rest = segments.filter((s) => s !== cleaned).join(" ");
   // A title made only of what cleaning drops ("Team Member", "Senior") is still the employer's
