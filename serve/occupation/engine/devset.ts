@@ -253,9 +253,13 @@ export function catalogVariants(
   };
   for (const example of held) {
     if (example.variant !== "onet" || !example.catalog) continue;
-    const title = example.query.trim();
+    // A title written two ways ("Air Quality Tech (Air Quality Technician)") is varied in its
+    // first form: a coding index has one ("Tech, Air Quality"), and splitting at the brackets'
+    // words made "Technician), Air Quality Tech (Air Quality".
+    const written = example.query.trim();
+    const title = written.replace(/\s*\([^()]*\)$/, "").trim() || written;
     const words = title.split(/\s+/);
-    const h = fnv1a(title);
+    const h = fnv1a(written);
     const workers = example.accept.filter((c) => maps.classOf.get(c) === "worker");
     const head = roleHead(title);
     const last = words[words.length - 1];

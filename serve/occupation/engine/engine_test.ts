@@ -1,7 +1,7 @@
 /** Unit tests of the engine's parts: title cleaning, role heads, sanitising, folds, calibration. */
 import assert from "node:assert/strict";
 import { cleanTitle, readDescription, roleHead } from "./text.ts";
-import { assignFolds, postingVariant, splitFold } from "./devset.ts";
+import { assignFolds, catalogVariants, postingVariant, splitFold } from "./devset.ts";
 import { calibratedEceFloor, calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
@@ -476,6 +476,29 @@ Deno.test("two words the index writes as one are read as that word", () => {
   assert.equal(ranked("Book Keeper").results[0]?.onetCode, "43-3031.00");
   assert.equal(ranked("Farm Worker").cleanedTitle, "farm worker", "a title phrase apart");
   assert.equal(ranked("Funeral Home Owner").cleanedTitle, "funeral home owner", "bound to funeral");
+});
+
+Deno.test("catalog variants of a title written two ways vary its first form", () => {
+  const occs = [occupation("19-4042.00", "Environmental Science Technicians", "Test air.")];
+  const written = [
+    "Air Quality Tech (Air Quality Technician)",
+    "Auto Painter (Automobile Painter)",
+    "Water Sampler (Water Sampling Technician)",
+    "Stack Tester (Stack Testing Technician)",
+    "Field Tech (Field Technician)",
+    "Lab Analyst (Laboratory Analyst)",
+  ];
+  const variants = catalogVariants(
+    occs,
+    written.map((t) => indexTitle("19-4042.00", "alternate", t)),
+    written.map((query) => ({ query, variant: "onet", accept: ["19-4042.00"], catalog: true })),
+  );
+  const inverted = variants.filter((v) => v.variant === "inverted").map((v) => v.query);
+  assert.ok(inverted.length > 0, "some titles are inverted");
+  for (const query of inverted) {
+    assert.ok(!/[()]/.test(query), `inverted from the first form: ${query}`);
+    assert.match(query, /^\w+, /);
+  }
 });
 
 Deno.test("a bare role word takes its qualifier as its domain unless it names one occupation", () => {
