@@ -501,6 +501,31 @@ Deno.test("catalog variants of a title written two ways vary its first form", ()
   }
 });
 
+Deno.test("an unknown word that is two words of a title phrase is read as them", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("15-1254.00", "Web Developers", "Develop websites."),
+      occupation("51-5112.00", "Printing Press Operators", "Operate presses."),
+      occupation("35-2021.00", "Food Preparation Workers", "Prepare food."),
+    ],
+    titles: [
+      indexTitle("15-1254.00", "primary", "Web Developers"),
+      indexTitle("15-1254.00", "alternate", "Back End Developer"),
+      indexTitle("51-5112.00", "primary", "Printing Press Operators"),
+      indexTitle("51-5112.00", "alternate", "Backer"),
+      indexTitle("35-2021.00", "primary", "Food Preparation Workers"),
+      indexTitle("35-2021.00", "alternate", "Food Service Worker"),
+      indexTitle("35-2021.00", "alternate", "Dishwasher"),
+    ],
+    vectors: null,
+  });
+  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  assert.equal(ranked("Backend Developer").cleanedTitle, "back end developer");
+  assert.equal(ranked("Backend Developer").results[0]?.onetCode, "15-1254.00");
+  assert.equal(ranked("Foodservice Worker").cleanedTitle, "food service worker");
+  assert.equal(ranked("Dishwasher").cleanedTitle, "dishwasher", "a known word stays whole");
+});
+
 Deno.test("a bare role word takes its qualifier as its domain unless it names one occupation", () => {
   const index = new OccupationIndex({
     occupations: [

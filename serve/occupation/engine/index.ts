@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "14";
+export const RANKER_VERSION = "15";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1234,13 +1234,14 @@ export class OccupationIndex {
   /**
    * The cleaned title's words as the index reads them, in this order: a leading rank word dropped
    * (#withoutRank), employer contractions written out (#expandContractions), split compounds
-   * joined (#joinCompounds), a functional vice president read as a manager (#functionalVp). The
+   * joined (#joinCompounds), unknown compounds split (#splitCompounds), a functional vice president read as a manager (#functionalVp). The
    * role parse and the apprentice rule (#withoutApprentice) follow in #rankTitle.
    */
   #readWords(text: string, raw: string): string {
     let words = this.#withoutRank(text);
     words = this.#expandContractions(words, raw);
     words = this.#joinCompounds(words);
+    words = this.#splitCompounds(words);
     return this.#functionalVp(words);
   }
 
@@ -1280,6 +1281,35 @@ export class OccupationIndex {
       // Either word in a title phrase with its other neighbour ("Funeral Home Owner") stays.
       if (this.#isPhrase(words[i - 1], a) || this.#isPhrase(b, words[i + 2])) continue;
       words.splice(i, 2, a + b);
+      changed = true;
+    }
+    return changed ? words.join(" ") : text;
+  }
+
+  /**
+   * A word the index does not know that is two words it has as a title phrase ("Backend",
+   * "Frontend", "Fullstack", "Helpdesk", "Foodservice") is read as those two words; before, a
+   * spelling stand-in took its place ("backend" read as "backer", a printing press operator).
+   * Of several splits, the one with the longer shorter half.
+   */
+  #splitCompounds(text: string): string {
+    const words = text.split(" ");
+    let changed = false;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i];
+      if (word.length < 6 || /[^a-z]/.test(word) || this.#terms.has(word)) continue;
+      const terms = indexTerms(word);
+      if (terms.length !== 1 || this.#terms.has(terms[0])) continue;
+      let best: [string, string] | null = null;
+      for (let at = 3; at <= word.length - 3; at++) {
+        const [a, b] = [word.slice(0, at), word.slice(at)];
+        if (!this.#isPhrase(a, b)) continue;
+        if (!best || Math.min(a.length, b.length) > Math.min(best[0].length, best[1].length)) {
+          best = [a, b];
+        }
+      }
+      if (!best) continue;
+      words.splice(i, 1, ...best);
       changed = true;
     }
     return changed ? words.join(" ") : text;
