@@ -79,6 +79,11 @@ const occupation = (onetCode: string, title: string, description: string): Index
   skills: ["Active Listening"],
   technologies: ["Microsoft Excel"],
 });
+/** Ranks titles (two results, no vectors) on a small index of these occupations and titles. */
+const titleRanker = (occupations: IndexOccupation[], titles: IndexTitle[]) => {
+  const index = new OccupationIndex({ occupations, titles, vectors: null });
+  return (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+};
 const occupations = [
   occupation("29-1141.00", "Registered Nurses", "Assess patients and give care in hospitals."),
   occupation("31-1131.00", "Nursing Assistants", "Help patients bathe and eat."),
@@ -380,13 +385,13 @@ Deno.test("a manager query goes to the management class, and first-line supervis
 });
 
 Deno.test("an apprentice is coded with the occupation it learns, unless the index has the phrase", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const ranked = titleRanker(
+    [
       occupation("47-3013.00", "Helpers--Electricians", "Help electricians."),
       occupation("19-1029.00", "Biological Scientists, All Other", "Study living things."),
       occupation("47-2111.00", "Electricians", "Install wiring."),
     ],
-    titles: [
+    [
       indexTitle("47-3013.00", "primary", "Helpers--Electricians"),
       indexTitle("47-3013.00", "alternate", "Electrician Apprentice"),
       indexTitle("47-3013.00", "alternate", "Wireman Apprentice"),
@@ -397,9 +402,7 @@ Deno.test("an apprentice is coded with the occupation it learns, unless the inde
       indexTitle("47-2111.00", "primary", "Electricians"),
       indexTitle("47-2111.00", "alternate", "Electrician"),
     ],
-    vectors: null,
-  });
-  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  );
   assert.equal(ranked("Apprentice Algologist").cleanedTitle, "algologist");
   assert.equal(ranked("Apprentice Algologist").results[0]?.onetCode, "19-1029.00");
   assert.equal(ranked("Algologist Apprentice").results[0]?.onetCode, "19-1029.00");
@@ -407,8 +410,8 @@ Deno.test("an apprentice is coded with the occupation it learns, unless the inde
 });
 
 Deno.test("a vice president of a function goes to that function's managers", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const ranked = titleRanker(
+    [
       occupation("11-1011.00", "Chief Executives", "Direct organizations."),
       occupation("11-3121.00", "Human Resources Managers", "Direct human resources."),
       occupation("11-2022.00", "Sales Managers", "Direct sales."),
@@ -418,7 +421,7 @@ Deno.test("a vice president of a function goes to that function's managers", () 
         ".",
       ),
     ],
-    titles: [
+    [
       indexTitle("11-1011.00", "primary", "Chief Executives"),
       indexTitle("11-1011.00", "alternate", "Vice President"),
       indexTitle("11-1011.00", "alternate", "Executive Vice President"),
@@ -434,9 +437,7 @@ Deno.test("a vice president of a function goes to that function's managers", () 
       indexTitle("43-6011.00", "alternate", "VP Assistant (Vice President's Assistant)"),
       indexTitle("43-6011.00", "alternate", "Executive Assistant"),
     ],
-    vectors: null,
-  });
-  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  );
   assert.equal(ranked("HR VP").cleanedTitle, "human resources manager");
   assert.equal(ranked("HR VP").results[0]?.onetCode, "11-3121.00");
   assert.equal(ranked("Vice President, Human Resources").results[0]?.onetCode, "11-3121.00");
@@ -449,14 +450,14 @@ Deno.test("a vice president of a function goes to that function's managers", () 
 });
 
 Deno.test("two words the index writes as one are read as that word", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const ranked = titleRanker(
+    [
       occupation("43-3031.00", "Bookkeeping, Accounting, and Auditing Clerks", "Keep books."),
       occupation("53-7065.00", "Stockers and Order Fillers", "Stock shelves."),
       occupation("45-2092.00", "Farmworkers and Laborers, Crop", "Harvest crops."),
       occupation("39-4031.00", "Morticians, Undertakers, and Funeral Arrangers", "Arrange."),
     ],
-    titles: [
+    [
       indexTitle("43-3031.00", "primary", "Bookkeeping, Accounting, and Auditing Clerks"),
       indexTitle("43-3031.00", "alternate", "Bookkeeper"),
       indexTitle("53-7065.00", "primary", "Stockers and Order Fillers"),
@@ -469,9 +470,7 @@ Deno.test("two words the index writes as one are read as that word", () => {
       indexTitle("39-4031.00", "alternate", "Funeral Home Director"),
       indexTitle("39-4031.00", "alternate", "Homeowner Liaison"),
     ],
-    vectors: null,
-  });
-  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  );
   assert.equal(ranked("Book Keeper").cleanedTitle, "bookkeeper");
   assert.equal(ranked("Book Keeper").results[0]?.onetCode, "43-3031.00");
   assert.equal(ranked("Farm Worker").cleanedTitle, "farm worker", "a title phrase apart");
@@ -502,13 +501,13 @@ Deno.test("catalog variants of a title written two ways vary its first form", ()
 });
 
 Deno.test("an unknown word that is two words of a title phrase is read as them", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const ranked = titleRanker(
+    [
       occupation("15-1254.00", "Web Developers", "Develop websites."),
       occupation("51-5112.00", "Printing Press Operators", "Operate presses."),
       occupation("35-2021.00", "Food Preparation Workers", "Prepare food."),
     ],
-    titles: [
+    [
       indexTitle("15-1254.00", "primary", "Web Developers"),
       indexTitle("15-1254.00", "alternate", "Back End Developer"),
       indexTitle("51-5112.00", "primary", "Printing Press Operators"),
@@ -517,9 +516,7 @@ Deno.test("an unknown word that is two words of a title phrase is read as them",
       indexTitle("35-2021.00", "alternate", "Food Service Worker"),
       indexTitle("35-2021.00", "alternate", "Dishwasher"),
     ],
-    vectors: null,
-  });
-  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  );
   assert.equal(ranked("Backend Developer").cleanedTitle, "back end developer");
   assert.equal(ranked("Backend Developer").results[0]?.onetCode, "15-1254.00");
   assert.equal(ranked("Foodservice Worker").cleanedTitle, "food service worker");
@@ -527,15 +524,15 @@ Deno.test("an unknown word that is two words of a title phrase is read as them",
 });
 
 Deno.test("a bare role word takes its qualifier as its domain unless it names one occupation", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const ranked = titleRanker(
+    [
       occupation("29-1217.00", "Neurologists", "Diagnose disorders of the nervous system."),
       occupation("29-1216.00", "General Internal Medicine Physicians", "Treat adults."),
       occupation("29-1215.00", "Family Medicine Physicians", "Treat families."),
       occupation("37-2011.00", "Janitors and Cleaners", "Keep buildings clean."),
       occupation("39-9032.00", "Recreation Workers", "Lead activities at a summer camp."),
     ],
-    titles: [
+    [
       indexTitle("29-1217.00", "primary", "Neurologists"),
       indexTitle("29-1217.00", "alternate", "Neurology Physician"),
       indexTitle("29-1216.00", "primary", "General Internal Medicine Physicians"),
@@ -547,9 +544,7 @@ Deno.test("a bare role word takes its qualifier as its domain unless it names on
       indexTitle("39-9032.00", "primary", "Recreation Workers"),
       indexTitle("39-9032.00", "alternate", "Summer Camp Counselor"),
     ],
-    vectors: null,
-  });
-  const ranked = (title: string) => index.rank({ title }, { limit: 2, semantic: false });
+  );
   assert.equal(ranked("Physician - Neurology").cleanedTitle, "neurology physician");
   assert.equal(ranked("Physician - Neurology").results[0]?.onetCode, "29-1217.00");
   assert.equal(
