@@ -1234,8 +1234,9 @@ export class OccupationIndex {
   /**
    * The cleaned title's words as the index reads them, in this order: a leading rank word dropped
    * (#withoutRank), employer contractions written out (#expandContractions), split compounds
-   * joined (#joinCompounds), unknown compounds split (#splitCompounds), a functional vice president read as a manager (#functionalVp). The
-   * role parse and the apprentice rule (#withoutApprentice) follow in #rankTitle.
+   * joined (#joinCompounds), unknown compounds split (#splitCompounds), a functional vice
+   * president read as a manager (#functionalVp). The role parse and the apprentice rule
+   * (#withoutApprentice) follow in #rankTitle.
    */
   #readWords(text: string, raw: string): string {
     let words = this.#withoutRank(text);

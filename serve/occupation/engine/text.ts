@@ -242,7 +242,9 @@ function dropLocation(segment: string): string {
 /**
  * Cleans a posting title: folds case and accents, drops ids, pay, locations, shifts,
  * employment terms and seniority, keeps the best segment of "A - B" or "A | B" titles
- * (segmentScore says how occupational a segment looks) and expands abbreviations.
+ * (segmentScore says how occupational a segment looks; a bare role word takes a short qualifier
+ * with it unless namesOneOccupation says the word is an occupation's title on its own) and
+ * expands abbreviations.
  */
 export function cleanTitle(
   raw: string,
@@ -271,7 +273,7 @@ export function cleanTitle(
     !namesOneOccupation(cleaned)
   ) {
     const other = segments[0] === cleaned ? segments[1] : segments[0];
-    if (other.split(" ").length <= 3 && segmentScore(other) > 0) {
+    if (other !== cleaned && other.split(" ").length <= 3 && segmentScore(other) > 0) {
       return { text: `${other} ${cleaned}`, rest: "" };
     }
   }
