@@ -114,7 +114,7 @@ export const TAXONOMY_TABLES: readonly TableSpec[] = [
   {
     name: "ranker_fusion",
     key: ["method"],
-    notNull: ["ranker_version", "features", "weights", "report"],
+    notNull: ["ranker_version", "features", "weights", "biases", "report"],
     inputs: ["stg_onet__alternate_titles", "stg_onet__reported_titles"],
     derived: true,
   },

@@ -69,6 +69,10 @@ Deno.test("buildAsync and the build's snapshot rank exactly as the constructor's
     connection.closeSync();
     instance.closeSync();
     assert.ok(source.vectors, "the fixture is built with vectors: the semantic part is compared");
+    assert.ok(
+      Object.keys(source.fusion?.biases ?? {}).length > 0,
+      "the fixture's fusion has occupation offsets: they are compared",
+    );
 
     const sync = new OccupationIndex(source);
     let pauses = 0;

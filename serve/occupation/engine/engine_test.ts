@@ -523,6 +523,30 @@ Deno.test("an unknown word that is two words of a title phrase is read as them",
   assert.equal(ranked("Dishwasher").cleanedTitle, "dishwasher", "a known word stays whole");
 });
 
+Deno.test("a fitted occupation offset is added to the fused score", () => {
+  const source = {
+    occupations: [
+      occupation("43-4051.00", "Customer Service Representatives", "Answer customers."),
+      occupation("43-9061.00", "Office Clerks, General", "File and type."),
+    ],
+    titles: [
+      indexTitle("43-4051.00", "primary", "Customer Service Representatives"),
+      indexTitle("43-4051.00", "alternate", "Service Clerk"),
+      indexTitle("43-9061.00", "primary", "Office Clerks, General"),
+      indexTitle("43-9061.00", "alternate", "Service Clerk"),
+    ],
+    vectors: null,
+  };
+  const weights = FUSION_FEATURES.map(() => 0.1);
+  const top = (biases: Record<string, number>) =>
+    new OccupationIndex({ ...source, fusion: { weights, biases } })
+      .rank({ title: "Service Clerk" }, { limit: 2, semantic: false });
+  const plain = top({});
+  const lifted = top({ [plain.results[1].onetCode]: 1 });
+  assert.equal(lifted.results[0].onetCode, plain.results[1].onetCode);
+  assert.ok(Math.abs(lifted.results[0].score - plain.results[1].score - 1) < 1e-3);
+});
+
 Deno.test("a bare role word takes its qualifier as its domain unless it names one occupation", () => {
   const ranked = titleRanker(
     [

@@ -6,7 +6,8 @@
  * variants) and half of the employer-style titles, ranked by the index built without them. Its
  * weights replace the hand-set weights of the linear part of the score and are stored in the
  * artifact (ranker_fusion), as the calibration is; the calibration is then fitted on the fused
- * ranker. Deterministic: same source, same weights.
+ * ranker. Beside the weights it fits one offset per occupation (`biases`), added to the fused
+ * score. Deterministic: same source, same weights.
  */
 import { solve } from "./logistic.ts";
 import { FUSION_FOLD } from "./devset.ts";
@@ -25,6 +26,8 @@ export interface Fusion {
   method: "listwise_softmax";
   features: string[];
   weights: number[];
+  /** Per-occupation offsets of the fused score (O*NET-SOC code -> offset); absent: none. */
+  biases?: Record<string, number>;
   report: Record<string, unknown>;
 }
 
@@ -32,6 +35,14 @@ export interface Fusion {
 const CANDIDATES = 15;
 const RIDGE = 1;
 const ITERATIONS = 30;
+/**
+ * Ridge of the per-occupation offsets, in queries: an occupation needs about this many queries
+ * of evidence before its offset moves far from 0. Chosen on the quality bench's folds 2 and 3
+ * (refit in process): 1, 5, 20, 50, 100 -- 100 gained on every catalog-style subset of both
+ * folds and on the titles new in 30.1 without costing the others (notes/issue15.md, section 21).
+ */
+const BIAS_RIDGE = 100;
+const BIAS_ROUNDS = 15;
 
 /** The hand-set weights in FUSION_FEATURES order (role_mismatch as the penalty's sign). */
 function handWeights(): number[] {
@@ -71,6 +82,7 @@ export function fitFusion(
   const d = FUSION_FEATURES.length;
   const rows: Float64Array[] = [];
   const rights: number[] = [];
+  const codes: string[][] = [];
   let queries = 0;
   for (const example of examples) {
     queries++;
@@ -83,6 +95,7 @@ export function fitFusion(
     if (right < 0 || ranking.results.length < 2) continue;
     rows.push(Float64Array.from(ranking.features!.flat()));
     rights.push(right);
+    codes.push(ranking.results.map((r) => r.onetCode));
   }
   const prior = handWeights();
   let w = [...prior];
@@ -127,11 +140,17 @@ export function fitFusion(
   }
   const sum = (list: number[]) => list.reduce((a, v) => a + Math.abs(v), 0);
   const scale = sum(w) > 0 ? sum(handWeights()) / sum(w) : 1;
+  const biases: Record<string, number> = {};
+  for (const [code, v] of fitOffsets(rows, codes, rights, w)) {
+    const scaled = Math.round(v * scale * 1e4) / 1e4;
+    if (scaled !== 0) biases[code] = scaled;
+  }
   return {
     ranker_version: RANKER_VERSION,
     method: "listwise_softmax",
     features: [...FUSION_FEATURES],
     weights: w.map((v) => Math.round(v * scale * 1e6) / 1e6),
+    ...(Object.keys(biases).length > 0 ? { biases } : {}),
     report: {
       channel,
       fold: FUSION_FOLD,
@@ -139,9 +158,60 @@ export function fitFusion(
       queries_with_right_answer_in_candidates: rows.length,
       candidates: CANDIDATES,
       ridge: RIDGE,
+      occupation_offsets: Object.keys(biases).length,
+      offset_ridge: BIAS_RIDGE,
       newton_iterations: iterations + 1,
       mean_log_loss: Math.round(loss / (rows.length || 1) * 1e4) / 1e4,
       softmax_scale: Math.round(1 / scale * 1e4) / 1e4,
     },
   };
+}
+
+/**
+ * Per-occupation offsets on top of the fitted weights: how much more or less often an occupation
+ * is the right answer than its channel values say (an occupation with a large title pool is
+ * reached by many titles that are not its own). Fitted with the weights held, by a diagonal
+ * Newton step per round, with a ridge towards 0 (BIAS_RIDGE) so that an occupation seen in few
+ * queries keeps about none. Sorted by code.
+ */
+function fitOffsets(
+  rows: Float64Array[],
+  codes: string[][],
+  rights: number[],
+  w: number[],
+): [string, number][] {
+  const d = w.length;
+  const base = rows.map((f) => {
+    const k = f.length / d;
+    const out = new Float64Array(k);
+    for (let j = 0; j < k; j++) for (let i = 0; i < d; i++) out[j] += w[i] * f[j * d + i];
+    return out;
+  });
+  const b = new Map<string, number>();
+  for (let round = 0; round < BIAS_ROUNDS; round++) {
+    const grad = new Map<string, number>();
+    const hess = new Map<string, number>();
+    for (let q = 0; q < rows.length; q++) {
+      const s0 = base[q];
+      const c = codes[q];
+      let max = -Infinity;
+      const s = new Float64Array(s0.length);
+      for (let j = 0; j < s.length; j++) {
+        s[j] = s0[j] + (b.get(c[j]) ?? 0);
+        max = Math.max(max, s[j]);
+      }
+      let total = 0;
+      for (let j = 0; j < s.length; j++) total += s[j] = Math.exp(s[j] - max);
+      for (let j = 0; j < s.length; j++) {
+        const p = s[j] / total;
+        grad.set(c[j], (grad.get(c[j]) ?? 0) + (j === rights[q] ? 1 : 0) - p);
+        hess.set(c[j], (hess.get(c[j]) ?? 0) + p * (1 - p));
+      }
+    }
+    for (const [code, g] of grad) {
+      const cur = b.get(code) ?? 0;
+      b.set(code, cur + (g - BIAS_RIDGE * cur) / (hess.get(code)! + BIAS_RIDGE));
+    }
+  }
+  return [...b].sort((x, y) => x[0] < y[0] ? -1 : 1);
 }

@@ -28,7 +28,7 @@ import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "15";
+export const RANKER_VERSION = "16";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -73,7 +73,7 @@ export interface IndexSource {
    * Learned fusion weights (engine/fusion.ts, stored in the artifact): they replace the given
    * weights of the score's linear part. Absent: the given (or default) weights.
    */
-  fusion?: { weights: readonly number[] };
+  fusion?: { weights: readonly number[]; biases?: Readonly<Record<string, number>> };
 }
 
 /** The query as the ranker saw it. */
@@ -399,6 +399,7 @@ export const SNAPSHOT_FIELDS = [
   "titleWeight",
   "titleBm25",
   "prior",
+  "bias",
   "roleClass",
   "supervisorOf",
   "helperOf",
@@ -453,6 +454,8 @@ export class OccupationIndex {
   #titleBm25!: Float64Array;
   /** Per occupation: size prior (0-1), role class, supervisor and helper occupation (-1: none). */
   #prior!: Float64Array;
+  /** Per-occupation offsets of the fused score (engine/fusion.ts); zeros without a fit. */
+  #bias!: Float64Array;
   #roleClass!: Uint8Array;
   #supervisorOf!: Int32Array;
   #helperOf!: Int32Array;
@@ -556,6 +559,11 @@ export class OccupationIndex {
     this.#w = source.fusion ? fusedWeights(source.fusion, weights) : { ...weights };
     this.occupations = [...source.occupations].sort((a, b) => a.onetCode < b.onetCode ? -1 : 1);
     for (const [i, o] of this.occupations.entries()) this.#occIndex.set(o.onetCode, i);
+    this.#bias = new Float64Array(this.occupations.length);
+    for (const [code, v] of Object.entries(source.fusion?.biases ?? {})) {
+      const at = this.#occIndex.get(code);
+      if (at !== undefined) this.#bias[at] = v;
+    }
     this.hasVectors = source.vectors !== null && source.vectors.terms.length > 0;
     if (deferred !== DEFERRED) {
       for (const _ of this.#build(source)) {
@@ -745,6 +753,7 @@ export class OccupationIndex {
     titleWeight: [(i) => i.#titleWeight, (i, v) => i.#titleWeight = v],
     titleBm25: [(i) => i.#titleBm25, (i, v) => i.#titleBm25 = v],
     prior: [(i) => i.#prior, (i, v) => i.#prior = v],
+    bias: [(i) => i.#bias, (i, v) => i.#bias = v],
     roleClass: [(i) => i.#roleClass, (i, v) => i.#roleClass = v],
     supervisorOf: [(i) => i.#supervisorOf, (i, v) => i.#supervisorOf = v],
     helperOf: [(i) => i.#helperOf, (i, v) => i.#helperOf = v],
@@ -1729,7 +1738,7 @@ export class OccupationIndex {
         w.title_agg * fAgg +
         wVote * fVote +
         w.head_occ * fHead +
-        w.exact * sameTitle[occ];
+        w.exact * sameTitle[occ] + this.#bias[occ];
       if (features) {
         const f = occ * FUSION_FEATURES.length;
         features[f] = titleScore[occ];

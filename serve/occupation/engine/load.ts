@@ -111,18 +111,18 @@ export async function readIndexSource(
       ([code, n]) => employment.set(String(code), Number(n)),
     );
   }
-  let fusion: { weights: number[] } | undefined;
+  let fusion: { weights: number[]; biases: Record<string, number> } | undefined;
   if (await hasTable(connection, "ranker_fusion")) {
     await eachRow(
       connection,
-      "SELECT ranker_version, features, weights FROM ranker_fusion ORDER BY method",
-      ([version, features, weights]) => {
+      "SELECT ranker_version, features, weights, biases FROM ranker_fusion ORDER BY method",
+      ([version, features, weights, biases]) => {
         // Only a fusion fitted for this ranker and its channel values applies.
         if (
           String(version) === RANKER_VERSION &&
           String(features) === JSON.stringify(FUSION_FEATURES)
         ) {
-          fusion = { weights: JSON.parse(String(weights)) };
+          fusion = { weights: JSON.parse(String(weights)), biases: JSON.parse(String(biases)) };
         }
       },
     );
