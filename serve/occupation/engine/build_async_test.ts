@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { buildFixture } from "../../../tests/helpers.ts";
 import { readPointer } from "../../../build/publish.ts";
 import { type IndexSource, OccupationIndex } from "./index.ts";
-import { readIndexSource } from "./load.ts";
+import { hasColumn, readIndexSource } from "./load.ts";
 import { readSnapshot, SNAPSHOT_FILE, writeSnapshot } from "./snapshot.ts";
 
 /** Asserts that two indexes answer every query, word and skill lookup identically. */
@@ -149,5 +149,22 @@ Deno.test("a snapshot that is absent, damaged or another engine's is not used, a
     assert.deepEqual(await readSnapshot(version), { index: null, reason: "no snapshot" });
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hasColumn tells a fusion table with occupation offsets from an older one", async () => {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    await connection.run(
+      `CREATE TABLE ranker_fusion (method VARCHAR, ranker_version VARCHAR, features VARCHAR,
+         weights VARCHAR, report VARCHAR)`,
+    );
+    assert.equal(await hasColumn(connection, "ranker_fusion", "weights"), true);
+    assert.equal(await hasColumn(connection, "ranker_fusion", "biases"), false);
+    assert.equal(await hasColumn(connection, "no_such_table", "weights"), false);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
   }
 });

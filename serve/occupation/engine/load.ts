@@ -37,6 +37,19 @@ export async function hasTable(connection: DuckDBConnection, name: string): Prom
   return Number(rows[0][0]) > 0;
 }
 
+/** Whether a table of the artifact has a column (columns added by later builds). */
+export async function hasColumn(
+  connection: DuckDBConnection,
+  table: string,
+  column: string,
+): Promise<boolean> {
+  const rows = await (await connection.runAndReadAll(
+    "SELECT count(*) FROM information_schema.columns WHERE table_name = $1 AND column_name = $2",
+    [table, column],
+  )).getRowsJS();
+  return Number(rows[0][0]) > 0;
+}
+
 /** Word vectors stored in the artifact, or null when it was built without them. */
 export async function readVectors(connection: DuckDBConnection): Promise<WordVectors | null> {
   if (!await hasTable(connection, "term_vectors")) return null;
@@ -112,7 +125,8 @@ export async function readIndexSource(
     );
   }
   let fusion: { weights: number[]; biases: Record<string, number> } | undefined;
-  if (await hasTable(connection, "ranker_fusion")) {
+  // A fusion of ranker 15 or older has no biases column; its version does not apply anyway.
+  if (await hasColumn(connection, "ranker_fusion", "biases")) {
     await eachRow(
       connection,
       "SELECT ranker_version, features, weights, biases FROM ranker_fusion ORDER BY method",
