@@ -1307,9 +1307,7 @@ export class OccupationIndex {
     let changed = false;
     for (let i = 0; i < words.length; i++) {
       const word = words[i];
-      if (word.length < 6 || /[^a-z]/.test(word) || this.#terms.has(word)) continue;
-      const terms = indexTerms(word);
-      if (terms.length !== 1 || this.#terms.has(terms[0])) continue;
+      if (word.length < 6 || /[^a-z]/.test(word) || this.#known(word)) continue;
       let best: [string, string] | null = null;
       for (let at = 3; at <= word.length - 3; at++) {
         const [a, b] = [word.slice(0, at), word.slice(at)];
