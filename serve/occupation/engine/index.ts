@@ -26,6 +26,7 @@ import {
 } from "./roles.ts";
 import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
+import { PackedLists, type PackedListsParts, PackedMap, type PackedMapParts } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
 export const RANKER_VERSION = "16";
@@ -440,7 +441,8 @@ export class OccupationIndex {
   readonly #terms = new Map<string, number>();
   readonly #occIndex = new Map<string, number>();
   #titleIdf!: Float64Array;
-  #titlePostings!: Int32Array[];
+  /** term id -> the titles with the term, ascending. */
+  #titlePostings!: PackedLists;
   #titleOcc!: Int32Array;
   #titleKind!: Uint8Array;
   #titleText!: string[];
@@ -464,7 +466,7 @@ export class OccupationIndex {
   #primaryTerms!: Set<string>[];
   #primaryNorm!: string[];
   /** term -> [occ, tfDescription, tfTasks, ...] flattened. */
-  readonly #textPostings = new Map<string, Int32Array>();
+  #textPostings!: PackedMap;
   #textLength!: Float64Array;
   #textAvg!: number;
   readonly #vectorIndex = new Map<string, number>();
@@ -478,24 +480,24 @@ export class OccupationIndex {
   #space: DotSpace | null = null;
   #titlesByOcc!: Int32Array[];
   /** term id -> [occupation, number of its titles with the term, ...] flattened. */
-  #occPostings!: Int32Array[];
+  #occPostings!: PackedLists;
   #avgIdf!: number;
   #sortedTerms!: string[];
   /** Character trigram -> ids of the title words that have it (unknown-word fallback). */
-  #termGrams!: Map<string, Int32Array>;
+  #termGrams!: PackedMap;
   /** Unknown words already looked up by trigrams, and what stood in (null: nothing). */
   #unknownMemo = new Map<string, string | null>();
   /** Abbreviations read in context (#contraction), bounded as #unknownMemo. */
   #contractionMemo = new Map<string, string | null>();
   /** "term term" -> [occupation, number of its titles with the pair, ...] flattened. */
-  readonly #pairPostings = new Map<string, Int32Array>();
+  #pairPostings!: PackedMap;
   /** crude stem -> [occupation, number of its titles with a word of that stem, ...]. */
-  readonly #stemPostings = new Map<string, Int32Array>();
+  #stemPostings!: PackedMap;
 
   readonly #w: RankerWeights;
   /** Per occupation: technology then skill names with their index terms (for matching_skills). */
   #skillTerms!: [string, string[]][][];
-  readonly #skillWordOccs = new Map<string, Int32Array>();
+  #skillWordOccs!: PackedMap;
   /**
    * Per title, one 64-byte record of what the title loop of rank reads and writes: its two
    * matched-idf sums (scratch, zero between calls), weight, BM25 length factor, role head id and
@@ -601,7 +603,7 @@ export class OccupationIndex {
         else occsOfWord.set(word, [occ]);
       }
     }
-    for (const [word, list] of occsOfWord) this.#skillWordOccs.set(word, Int32Array.from(list));
+    this.#skillWordOccs = PackedMap.from(occsOfWord);
   }
 
   /**
@@ -730,20 +732,23 @@ export class OccupationIndex {
     headIds: [(i) => i.#headIds, (i, v: Map<string, number>) => fill(i.#headIds, v)],
     headCount: [(i) => i.#headCount, (i, v: Map<string, number>) => fill(i.#headCount, v)],
     textPostings: [
-      (i) => i.#textPostings,
-      (i, v: Map<string, Int32Array>) => fill(i.#textPostings, v),
+      (i) => i.#textPostings.parts(),
+      (i, v: PackedMapParts) => i.#textPostings = PackedMap.fromParts(v),
     ],
     vectorIndex: [(i) => i.#vectorIndex, (i, v: Map<string, number>) => fill(i.#vectorIndex, v)],
     pairPostings: [
-      (i) => i.#pairPostings,
-      (i, v: Map<string, Int32Array>) => fill(i.#pairPostings, v),
+      (i) => i.#pairPostings.parts(),
+      (i, v: PackedMapParts) => i.#pairPostings = PackedMap.fromParts(v),
     ],
     stemPostings: [
-      (i) => i.#stemPostings,
-      (i, v: Map<string, Int32Array>) => fill(i.#stemPostings, v),
+      (i) => i.#stemPostings.parts(),
+      (i, v: PackedMapParts) => i.#stemPostings = PackedMap.fromParts(v),
     ],
     titleIdf: [(i) => i.#titleIdf, (i, v) => i.#titleIdf = v],
-    titlePostings: [(i) => i.#titlePostings, (i, v) => i.#titlePostings = v],
+    titlePostings: [
+      (i) => i.#titlePostings.parts(),
+      (i, v: PackedListsParts) => i.#titlePostings = PackedLists.fromParts(v),
+    ],
     titleOcc: [(i) => i.#titleOcc, (i, v) => i.#titleOcc = v],
     titleKind: [(i) => i.#titleKind, (i, v) => i.#titleKind = v],
     titleText: [(i) => i.#titleText, (i, v) => i.#titleText = v],
@@ -769,10 +774,16 @@ export class OccupationIndex {
     groupCentres: [(i) => i.#groupCentres?.slice() ?? null, (i, v) => i.#groupCentres = v],
     prototypeOffsets: [(i) => i.#prototypeOffsets, (i, v) => i.#prototypeOffsets = v],
     titlesByOcc: [(i) => i.#titlesByOcc, (i, v) => i.#titlesByOcc = v],
-    occPostings: [(i) => i.#occPostings, (i, v) => i.#occPostings = v],
+    occPostings: [
+      (i) => i.#occPostings.parts(),
+      (i, v: PackedListsParts) => i.#occPostings = PackedLists.fromParts(v),
+    ],
     avgIdf: [(i) => i.#avgIdf, (i, v) => i.#avgIdf = v],
     sortedTerms: [(i) => i.#sortedTerms, (i, v) => i.#sortedTerms = v],
-    termGrams: [(i) => i.#termGrams, (i, v) => i.#termGrams = v],
+    termGrams: [
+      (i) => i.#termGrams.parts(),
+      (i, v: PackedMapParts) => i.#termGrams = PackedMap.fromParts(v),
+    ],
     skillTerms: [(i) => i.#skillTerms, (i, v) => i.#skillTerms = v],
     titleIdfT: [(i) => i.#titleIdfT, (i, v) => i.#titleIdfT = v],
     votePrior: [(i) => i.#votePrior, (i, v) => i.#votePrior = v],
@@ -825,10 +836,12 @@ export class OccupationIndex {
       if (i % 128 === 127) yield;
     }
     let step = 0;
+    const pairPostings = new Map<string, Int32Array>();
     for (const [pair, list] of occsOfPair) {
-      this.#pairPostings.set(pair, countByOcc(list));
+      pairPostings.set(pair, countByOcc(list));
       if (++step % 512 === 0) yield;
     }
+    this.#pairPostings = PackedMap.from(pairPostings);
     const occsOfStem = new Map<string, number[]>();
     for (const [term, list] of occsOfTerm) {
       const key = stem(term);
@@ -837,10 +850,12 @@ export class OccupationIndex {
       else occsOfStem.set(key, [...list]);
       if (++step % 512 === 0) yield;
     }
+    const stemPostings = new Map<string, Int32Array>();
     for (const [key, list] of occsOfStem) {
-      this.#stemPostings.set(key, countByOcc(list));
+      stemPostings.set(key, countByOcc(list));
       if (++step % 512 === 0) yield;
     }
+    this.#stemPostings = PackedMap.from(stemPostings);
     this.#titlesByOcc = byOcc.map((list) => Int32Array.from(list));
     this.#heads = new Set(this.#titleHead.filter((h) => h));
     for (const h of this.#titleHead) {
@@ -865,19 +880,20 @@ export class OccupationIndex {
       }
       if (id % 2048 === 2047) yield;
     }
-    this.#termGrams = new Map([...grams].map(([g, ids]) => [g, Int32Array.from(ids)]));
+    this.#termGrams = PackedMap.from(grams);
     yield;
     const nOcc = this.occupations.length;
     this.#titleIdf = new Float64Array(terms.length);
-    this.#occPostings = new Array(terms.length);
+    const occPostings: Int32Array[] = new Array(terms.length);
     for (let id = 0; id < terms.length; id++) {
       const term = terms[id];
       this.#terms.set(term, id);
       const counts = countByOcc(occsOfTerm.get(term)!);
       this.#titleIdf[id] = Math.log((nOcc + 1) / (counts.length / 2 + 0.5));
-      this.#occPostings[id] = counts;
+      occPostings[id] = counts;
       if (id % 512 === 511) yield;
     }
+    this.#occPostings = PackedLists.from(occPostings);
     this.#avgIdf = terms.length ? this.#titleIdf.reduce((a, b) => a + b, 0) / terms.length : 1;
     const postings: number[][] = terms.map(() => []);
     for (let i = 0; i < n; i++) {
@@ -908,10 +924,9 @@ export class OccupationIndex {
     );
     this.#buildRoles(source, titles);
     yield;
-    this.#titlePostings = new Array(terms.length);
+    this.#titlePostings = PackedLists.from(postings);
     this.#titleIdfT = new Float64Array(terms.length);
     for (let id = 0; id < terms.length; id++) {
-      this.#titlePostings[id] = Int32Array.from(postings[id]);
       const df = postings[id].length;
       this.#titleIdfT[id] = Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
       if (id % 1024 === 1023) yield;
@@ -955,10 +970,8 @@ export class OccupationIndex {
       }
       if (occ % 8 === 7) yield;
     }
-    for (const [term, list] of text) {
-      this.#textPostings.set(term, Int32Array.from(list));
-      if (++step % 1024 === 0) yield;
-    }
+    this.#textPostings = PackedMap.from(text);
+    yield;
     this.#textAvg = nOcc ? this.#textLength.reduce((a, b) => a + b, 0) / nOcc : 1;
 
     this.#vectors = source.vectors;
@@ -1432,7 +1445,7 @@ export class OccupationIndex {
           !alone && !(prev && this.#pairPostings.has(`${prev} ${candidate}`)) &&
           !(after && this.#pairPostings.has(`${candidate} ${after}`))
         ) continue;
-        const titles = this.#titlePostings[this.#terms.get(candidate)!].length;
+        const titles = this.#titlePostings.lengthOf(this.#terms.get(candidate)!);
         if (titles > bestTitles) [best, bestTitles] = [candidate, titles];
       }
     }
@@ -1518,7 +1531,7 @@ export class OccupationIndex {
       if (id === undefined) continue;
       const w = this.#titleIdf[id];
       const wT = this.#titleIdfT[id];
-      const list = this.#titlePostings[id];
+      const list = this.#titlePostings.at(id);
       for (let i = 0; i < list.length; i++) {
         const at = list[i] * TITLE_REC;
         if (rec[at] === 0) touched[nTouched++] = list[i];
@@ -1605,7 +1618,7 @@ export class OccupationIndex {
       const id = this.#terms.get(term);
       if (id === undefined) continue;
       const w = this.#titleIdf[id];
-      const list = this.#occPostings[id];
+      const list = this.#occPostings.at(id);
       for (let i = 0; i < list.length; i += 2) {
         const count = list[i + 1];
         cover[list[i]] += w * (count * (1 + k)) / (count + k) / (1 + k);
@@ -1836,7 +1849,7 @@ export class OccupationIndex {
         if (id === undefined || qTerms.includes(term)) continue;
         const weight = this.#titleIdf[id];
         total += weight;
-        const list = this.#occPostings[id];
+        const list = this.#occPostings.at(id);
         for (let i = 0; i < list.length; i += 2) {
           if (inPool[list[i]] === 0) continue;
           const count = list[i + 1];

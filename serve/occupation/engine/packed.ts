@@ -1,0 +1,117 @@
+/**
+ * Many small lists of integers in one buffer. The ranking index has about 90,000 posting lists
+ * (a term's titles, a word pair's occupations, a trigram's terms...); as one typed array each they
+ * cost about 150 bytes of heap apiece besides their numbers (the array object, its ArrayBuffer
+ * and the buffer's own allocation) and as many objects for every collection to visit (issue 12).
+ * Packed, the numbers sit in one Int32Array and a list is a view made when asked for.
+ */
+export class PackedLists {
+  /** Where list i starts in `data`; list i ends where list i + 1 starts. */
+  readonly offsets: Int32Array;
+  readonly data: Int32Array;
+
+  constructor(offsets: Int32Array, data: Int32Array) {
+    if (offsets.length === 0 || offsets[offsets.length - 1] !== data.length) {
+      throw new Error("packed lists: offsets do not end at the data's length");
+    }
+    this.offsets = offsets;
+    this.data = data;
+  }
+
+  /** The lists back from {@linkcode parts}. */
+  static fromParts(parts: PackedListsParts): PackedLists {
+    return new PackedLists(parts.offsets, parts.data);
+  }
+
+  /** The buffers, for a snapshot. */
+  parts(): PackedListsParts {
+    return { offsets: this.offsets, data: this.data };
+  }
+
+  /** Packs lists, in order. */
+  static from(lists: Iterable<ArrayLike<number>>): PackedLists {
+    const all = [...lists];
+    const offsets = new Int32Array(all.length + 1);
+    for (let i = 0; i < all.length; i++) offsets[i + 1] = offsets[i] + all[i].length;
+    const data = new Int32Array(offsets[all.length]);
+    for (let i = 0; i < all.length; i++) data.set(all[i], offsets[i]);
+    return new PackedLists(offsets, data);
+  }
+
+  /** How many lists. */
+  get length(): number {
+    return this.offsets.length - 1;
+  }
+
+  /** List i, as a view on the shared buffer (do not write to it). */
+  at(i: number): Int32Array {
+    return this.data.subarray(this.offsets[i], this.offsets[i + 1]);
+  }
+
+  /** The length of list i, without making a view. */
+  lengthOf(i: number): number {
+    return this.offsets[i + 1] - this.offsets[i];
+  }
+}
+
+/** What a snapshot stores of {@linkcode PackedLists}: plain values node:v8 writes compactly. */
+export interface PackedListsParts {
+  offsets: Int32Array;
+  data: Int32Array;
+}
+
+/** What a snapshot stores of a {@linkcode PackedMap}: plain values node:v8 writes compactly. */
+export interface PackedMapParts {
+  keys: string[];
+  offsets: Int32Array;
+  data: Int32Array;
+}
+
+/** Packed lists by string key: `get` and `has` as on a Map of Int32Arrays. */
+export class PackedMap {
+  readonly #ids: Map<string, number>;
+  readonly #keys: string[];
+  readonly #lists: PackedLists;
+
+  private constructor(keys: string[], lists: PackedLists) {
+    if (keys.length !== lists.length) throw new Error("packed map: one list per key");
+    this.#keys = keys;
+    this.#lists = lists;
+    this.#ids = new Map(keys.map((key, i) => [key, i]));
+  }
+
+  /** Packs a map's (or entry list's) lists, in its order. */
+  static from(entries: Iterable<[string, ArrayLike<number>]>): PackedMap {
+    const keys: string[] = [];
+    const lists: ArrayLike<number>[] = [];
+    for (const [key, list] of entries) {
+      keys.push(key);
+      lists.push(list);
+    }
+    return new PackedMap(keys, PackedLists.from(lists));
+  }
+
+  /** The map back from {@linkcode parts}. */
+  static fromParts(parts: PackedMapParts): PackedMap {
+    return new PackedMap(parts.keys, new PackedLists(parts.offsets, parts.data));
+  }
+
+  /** Keys and buffers, for a snapshot. */
+  parts(): PackedMapParts {
+    return { keys: this.#keys, offsets: this.#lists.offsets, data: this.#lists.data };
+  }
+
+  get size(): number {
+    return this.#keys.length;
+  }
+
+  has(key: string): boolean {
+    return this.#ids.has(key);
+  }
+
+  /** The key's list as a view on the shared buffer (do not write to it), or undefined. */
+  get(key: string): Int32Array | undefined {
+    const id = this.#ids.get(key);
+    return id === undefined ? undefined : this.#lists.at(id);
+  }
+}

@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { deserialize, serialize } from "node:v8";
+import { PackedLists, PackedMap } from "./packed.ts";
+
+Deno.test("packed lists give back each list, empty ones included, from one buffer", () => {
+  const lists = PackedLists.from([[3, 1, 4], [], [1, 5], [9]]);
+  assert.equal(lists.length, 4);
+  assert.deepEqual([...lists.at(0)], [3, 1, 4]);
+  assert.deepEqual([...lists.at(1)], []);
+  assert.deepEqual([...lists.at(2)], [1, 5]);
+  assert.deepEqual([...lists.at(3)], [9]);
+  assert.deepEqual([0, 1, 2, 3].map((i) => lists.lengthOf(i)), [3, 0, 2, 1]);
+  assert.equal(lists.at(2).buffer, lists.data.buffer, "a view, not a copy");
+  assert.throws(
+    () => new PackedLists(Int32Array.of(0, 2), Int32Array.of(1)),
+    /offsets do not end at the data's length/,
+  );
+});
+
+Deno.test("a packed map answers get and has as a map of typed arrays, and survives a snapshot", () => {
+  const source = new Map<string, number[]>([["line cook", [4, 2]], ["cook", []], ["chef", [7]]]);
+  const map = PackedMap.from(source);
+  assert.equal(map.size, 3);
+  assert.deepEqual([...map.get("line cook")!], [4, 2]);
+  assert.deepEqual([...map.get("cook")!], []);
+  assert.equal(map.has("cook"), true, "a key with an empty list is there");
+  assert.equal(map.get("baker"), undefined);
+  assert.equal(map.has("baker"), false);
+  // What the engine snapshot writes (node:v8) and reads back.
+  const again = PackedMap.fromParts(deserialize(serialize(map.parts())));
+  for (const key of ["line cook", "cook", "chef", "baker"]) {
+    assert.deepEqual(again.get(key) && [...again.get(key)!], map.get(key) && [...map.get(key)!]);
+  }
+});
