@@ -105,7 +105,7 @@ Deno.test("buildAsync and the build's snapshot rank exactly as the constructor's
     const header = JSON.parse(new TextDecoder().decode(written.subarray(0, written.indexOf(10))));
     const names: string[] = header.parts.map((p: { name: string }) => p.name);
     assert.ok(names.filter((n) => n === "terms").length > 2, "the terms map came in pieces");
-    assert.ok(names.filter((n) => n === "titleText").length > 2, "the titles came in pieces");
+    assert.ok(names.filter((n) => n === "titleHead").length > 2, "the title heads came in pieces");
     const pieced = await readSnapshot(again);
     assert.equal(pieced.reason, null);
     assertSame(pieced.index!, sync, source);

@@ -26,7 +26,14 @@ import {
 } from "./roles.ts";
 import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
-import { PackedLists, type PackedListsParts, PackedMap, type PackedMapParts } from "./packed.ts";
+import {
+  PackedLists,
+  type PackedListsParts,
+  PackedMap,
+  type PackedMapParts,
+  PackedStrings,
+  type PackedStringsParts,
+} from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
 export const RANKER_VERSION = "17";
@@ -472,8 +479,9 @@ export class OccupationIndex {
   #titlePostings!: PackedLists;
   #titleOcc!: Int32Array;
   #titleKind!: Uint8Array;
-  #titleText!: string[];
-  #titleNorm!: string[];
+  #titleText!: PackedStrings;
+  /** Each title's index terms joined by spaces. */
+  #titleNorm!: PackedStrings;
   #titleHead!: string[];
   /** Role head of each title as a number (-1 when it has none), for fast comparison. */
   #titleHeadId!: Int32Array;
@@ -786,8 +794,14 @@ export class OccupationIndex {
     ],
     titleOcc: [(i) => i.#titleOcc, (i, v) => i.#titleOcc = v],
     titleKind: [(i) => i.#titleKind, (i, v) => i.#titleKind = v],
-    titleText: [(i) => i.#titleText, (i, v) => i.#titleText = v],
-    titleNorm: [(i) => i.#titleNorm, (i, v) => i.#titleNorm = v],
+    titleText: [
+      (i) => i.#titleText.parts(),
+      (i, v: PackedStringsParts) => i.#titleText = PackedStrings.fromParts(v),
+    ],
+    titleNorm: [
+      (i) => i.#titleNorm.parts(),
+      (i, v: PackedStringsParts) => i.#titleNorm = PackedStrings.fromParts(v),
+    ],
     titleHead: [(i) => i.#titleHead, (i, v) => i.#titleHead = v],
     titleHeadId: [(i) => i.#titleHeadId, (i, v) => i.#titleHeadId = v],
     titleWeight: [(i) => i.#titleWeight, (i, v) => i.#titleWeight = v],
@@ -837,8 +851,8 @@ export class OccupationIndex {
     this.#titleOcc = new Int32Array(n);
     this.#titleKind = new Uint8Array(n);
     this.#titleCoded = new Float64Array(n);
-    this.#titleText = new Array(n);
-    this.#titleNorm = new Array(n);
+    const titleText: string[] = new Array(n);
+    const titleNorm: string[] = new Array(n);
     this.#titleHead = new Array(n);
     this.#titleWeight = new Float64Array(n);
     const titleTerms: string[][] = new Array(n);
@@ -851,10 +865,10 @@ export class OccupationIndex {
       const occ = occIndex.get(t.onetCode)!;
       this.#titleOcc[i] = occ;
       this.#titleKind[i] = TITLE_KINDS.indexOf(t.kind);
-      this.#titleText[i] = t.title;
+      titleText[i] = t.title;
       // "Production Workers, All Other": the catch-all suffix is not a word of the occupation.
       const terms = indexTerms(t.title.replace(ALL_OTHER, ""));
-      this.#titleNorm[i] = terms.join(" ");
+      titleNorm[i] = terms.join(" ");
       this.#titleHead[i] = roleHead(t.title);
       titleTerms[i] = [...new Set(terms)];
       byOcc[occ].push(i);
@@ -870,6 +884,8 @@ export class OccupationIndex {
       }
       if (i % 128 === 127) yield;
     }
+    this.#titleText = PackedStrings.from(titleText);
+    this.#titleNorm = PackedStrings.from(titleNorm);
     let step = 0;
     const pairPostings = new Map<string, Int32Array>();
     for (const [pair, list] of occsOfPair) {
@@ -1192,12 +1208,13 @@ export class OccupationIndex {
   #namesOneOccupation = (word: string): boolean => {
     if (this.#oneWordTitles === null) {
       const owners = new Map<string, Set<number>>();
-      this.#titleNorm.forEach((norm, t) => {
-        if (norm.includes(" ")) return;
+      for (let t = 0; t < this.#titleNorm.length; t++) {
+        const norm = this.#titleNorm.at(t);
+        if (norm.includes(" ")) continue;
         const set = owners.get(norm) ?? new Set<number>();
         set.add(this.#titleOcc[t]);
         owners.set(norm, set);
-      });
+      }
       this.#oneWordTitles = new Map([...owners].map(([norm, set]) => [norm, set.size]));
     }
     return this.#oneWordTitles.get(word) === 1;
@@ -1614,8 +1631,9 @@ export class OccupationIndex {
       const qCover = m / qWeight;
       const tCover = weight > 0 ? m / weight : 0;
       const head = rec[at + 4] === qHeadId ? 1 : 0;
-      const exact = tCover > 0.999 && qCover > 0.999 && this.#titleNorm[t] === qNorm;
-      const phrase = !exact && tCover > 0.999 && paddedQuery.includes(` ${this.#titleNorm[t]} `);
+      const exact = tCover > 0.999 && qCover > 0.999 && this.#titleNorm.equals(t, qNorm);
+      const phrase = !exact && tCover > 0.999 &&
+        paddedQuery.includes(` ${this.#titleNorm.at(t)} `);
       const s = wQuery * qCover + wTitle * tCover + wHead * head + (phrase ? wPhrase * tCover : 0);
       const occ = rec[at + 5];
       if (rec[at + 4] === occHeadId) headOcc[occ]++;
@@ -1963,7 +1981,7 @@ export class OccupationIndex {
         title: o.title,
         score: round4(scores[occ]),
         reasons,
-        matchedTitle: t >= 0 ? this.#titleText[t] : o.title,
+        matchedTitle: t >= 0 ? this.#titleText.at(t) : o.title,
         matchedTitleKind: t >= 0 ? TITLE_KINDS[this.#titleKind[t]] : "primary",
         candidateRoleHead: head,
         roleHeadAgreement: headAgrees,
@@ -2017,7 +2035,7 @@ export class OccupationIndex {
 
   #preferTitle(a: number, b: number): boolean {
     if (this.#titleKind[a] !== this.#titleKind[b]) return this.#titleKind[a] < this.#titleKind[b];
-    return this.#titleText[a] < this.#titleText[b];
+    return this.#titleText.less(a, b);
   }
 
   /**

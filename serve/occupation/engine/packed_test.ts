@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { deserialize, serialize } from "node:v8";
-import { PackedLists, PackedMap } from "./packed.ts";
+import { PackedLists, PackedMap, PackedStrings } from "./packed.ts";
 
 Deno.test("packed lists give back each list, empty ones included, from one buffer", () => {
   const lists = PackedLists.from([[3, 1, 4], [], [1, 5], [9]]);
@@ -31,4 +31,19 @@ Deno.test("a packed map answers get and has as a map of typed arrays, and surviv
   for (const key of ["line cook", "cook", "chef", "baker"]) {
     assert.deepEqual(again.get(key) && [...again.get(key)!], map.get(key) && [...map.get(key)!]);
   }
+});
+
+Deno.test("packed strings give back each string and compare as < and === do", () => {
+  const list = ["Cook", "", "Line Cook", "Cook Helper", "cook", "Café Cook", "Coo", "Chef – Sous"];
+  const packed = PackedStrings.from(list);
+  assert.equal(packed.length, list.length);
+  list.forEach((s, i) => assert.equal(packed.at(i), s));
+  for (let a = 0; a < list.length; a++) {
+    for (let b = 0; b < list.length; b++) {
+      assert.equal(packed.less(a, b), list[a] < list[b], `${list[a]} < ${list[b]}`);
+      assert.equal(packed.equals(a, list[b]), list[a] === list[b]);
+    }
+  }
+  const again = PackedStrings.fromParts(deserialize(serialize(packed.parts())));
+  list.forEach((s, i) => assert.equal(again.at(i), s));
 });
