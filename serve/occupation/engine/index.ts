@@ -22,7 +22,7 @@ import {
   ROLE_CLASSES,
   ROLE_WORDS,
   type RoleClass,
-  roleMaps,
+  roleMapsInSlices,
 } from "./roles.ts";
 import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
@@ -973,7 +973,7 @@ export class OccupationIndex {
       titleTerms,
       (t) => (AGG_K1 + 1) / (1 + AGG_K1 * (1 - AGG_B + AGG_B * t.length / avgLength)),
     );
-    this.#buildRoles(source, titles);
+    yield* this.#buildRoles(source, titles);
     yield;
     this.#titlePostings = PackedLists.from(postings);
     this.#titleIdfT = new Float64Array(terms.length);
@@ -1032,7 +1032,7 @@ export class OccupationIndex {
   }
 
   /** Size prior and SOC role structure (engine/roles.ts) per occupation. */
-  #buildRoles(source: IndexSource, titles: IndexTitle[]): void {
+  *#buildRoles(source: IndexSource, titles: IndexTitle[]): Generator<void, void, void> {
     const nOcc = this.occupations.length;
     this.#prior = new Float64Array(nOcc);
     const employment = source.employment;
@@ -1056,7 +1056,7 @@ export class OccupationIndex {
         this.#votePrior[occ] = VOTE_PRIOR * Math.log((e || floor) / median);
       }
     }
-    const maps = roleMaps(this.occupations, titles);
+    const maps = yield* roleMapsInSlices(this.occupations, titles);
     const index = (code: string | undefined) =>
       code === undefined ? -1 : this.#occIndex.get(code) ?? -1;
     this.#roleClass = Uint8Array.from(
