@@ -81,8 +81,11 @@ interface ByteVectors {
   scales: Float32Array;
 }
 
-/** Word vectors to bytes, row by row (scale: the row's largest magnitude / 127). */
-function toBytes(vectors: WordVectors): ByteVectors {
+/**
+ * Word vectors to bytes, row by row (scale: the row's largest magnitude / 127); yields every 2,048
+ * rows (all at once, the 30,376 rows of 29.3 took about 30 ms).
+ */
+function* toBytes(vectors: WordVectors): Generator<void, ByteVectors, void> {
   const { dims, data: from } = vectors;
   const rows = vectors.terms.length;
   const data = new Int8Array(rows * dims);
@@ -92,8 +95,10 @@ function toBytes(vectors: WordVectors): ByteVectors {
     for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(from[r * dims + d]));
     const scale = max / 127;
     scales[r] = scale;
-    if (scale === 0) continue;
-    for (let d = 0; d < dims; d++) data[r * dims + d] = Math.round(from[r * dims + d] / scale);
+    if (scale > 0) {
+      for (let d = 0; d < dims; d++) data[r * dims + d] = Math.round(from[r * dims + d] / scale);
+    }
+    if (r % 2048 === 2047) yield;
   }
   return { dims, data, scales };
 }
@@ -1026,7 +1031,7 @@ export class OccupationIndex {
     this.#textAvg = nOcc ? this.#textLength.reduce((a, b) => a + b, 0) / nOcc : 1;
 
     if (source.vectors && source.vectors.terms.length > 0) {
-      this.#vectors = toBytes(source.vectors);
+      this.#vectors = yield* toBytes(source.vectors);
       yield* this.#buildVectors(source.vectors.terms, titleTerms);
     }
   }
