@@ -69,15 +69,15 @@ export interface PackedMapParts {
 
 /** Packed lists by string key: `get` and `has` as on a Map of Int32Arrays. */
 export class PackedMap {
+  /** Key -> list number; in insertion order, which is the lists' order. */
   readonly #ids: Map<string, number>;
-  readonly #keys: string[];
   readonly #lists: PackedLists;
 
   private constructor(keys: string[], lists: PackedLists) {
     if (keys.length !== lists.length) throw new Error("packed map: one list per key");
-    this.#keys = keys;
     this.#lists = lists;
     this.#ids = new Map(keys.map((key, i) => [key, i]));
+    if (this.#ids.size !== keys.length) throw new Error("packed map: a key twice");
   }
 
   /** Packs a map's (or entry list's) lists, in its order. */
@@ -98,11 +98,11 @@ export class PackedMap {
 
   /** Keys and buffers, for a snapshot. */
   parts(): PackedMapParts {
-    return { keys: this.#keys, offsets: this.#lists.offsets, data: this.#lists.data };
+    return { keys: [...this.#ids.keys()], offsets: this.#lists.offsets, data: this.#lists.data };
   }
 
   get size(): number {
-    return this.#keys.length;
+    return this.#ids.size;
   }
 
   has(key: string): boolean {

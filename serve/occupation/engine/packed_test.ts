@@ -47,3 +47,7 @@ Deno.test("packed strings give back each string and compare as < and === do", ()
   const again = PackedStrings.fromParts(deserialize(serialize(packed.parts())));
   list.forEach((s, i) => assert.equal(again.at(i), s));
 });
+
+Deno.test("a packed map refuses a key twice (the snapshot could not say which list it meant)", () => {
+  assert.throws(() => PackedMap.from([["cook", [1]], ["cook", [2]]]), /a key twice/);
+});
