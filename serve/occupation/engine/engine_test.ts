@@ -835,3 +835,24 @@ Deno.test("a title written two ways is two titles in the index, and a query in t
     assert.ok(top(title).exact, title);
   }
 });
+
+Deno.test("a residual category's name is not an exact title: 'Manager' is not 'Managers, All Other'", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("11-1021.00", "General and Operations Managers", "Plan and direct operations."),
+      occupation("11-9199.00", "Managers, All Other", "All managers not listed separately."),
+    ],
+    titles: [
+      indexTitle("11-1021.00", "primary", "General and Operations Managers"),
+      indexTitle("11-1021.00", "alternate", "Operations Manager"),
+      indexTitle("11-9199.00", "primary", "Managers, All Other"),
+      indexTitle("11-9199.00", "alternate", "Compliance Manager"),
+    ],
+    vectors: null,
+  });
+  const top = (title: string) => index.rank({ title }, { limit: 2, semantic: false }).results[0];
+  assert.equal(top("Manager").exact, false, "the words of a residual category's primary title");
+  assert.equal(top("Managers").exact, false);
+  assert.equal(top("Operations Manager").exact, true, "an alternate title is still exact");
+  assert.equal(top("Compliance Manager").exact, true, "a residual category's own titles too");
+});

@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "17";
+export const RANKER_VERSION = "18";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -391,6 +391,12 @@ const AGG_B = 0.75;
 /** The size prior of the title vote: this much per ln of employment over the median. */
 const VOTE_PRIOR = 0.15;
 const ALL_OTHER = /,\s*all other\b.*$/i;
+/**
+ * The coded-title weight (#titleCoded) of a residual category's primary title ("Managers, All
+ * Other"): a name for what the SOC classifies nowhere else, not a job title, so a query that is
+ * its words ("Manager") matches it neither exactly nor as a coded title.
+ */
+const RESIDUAL = -1;
 /** "Purchasing Agents, Except Wholesale, ...": what follows "except" is not the title's core. */
 const EXCEPT = /,\s*except\b.*$/i;
 const GROUPS = 32;
@@ -961,7 +967,9 @@ export class OccupationIndex {
       }
       this.#titleWeight[i] = weight;
       const title = titles[i];
-      if (title.kind === "primary" || isCatalogSource(title.source)) {
+      if (title.kind === "primary" && ALL_OTHER.test(title.title)) {
+        this.#titleCoded[i] = RESIDUAL;
+      } else if (title.kind === "primary" || isCatalogSource(title.source)) {
         const core = new Set(indexTerms(
           title.title.replace(/\([^)]*\)/g, " ").replace(ALL_OTHER, "").replace(EXCEPT, ""),
         ));
@@ -1636,7 +1644,8 @@ export class OccupationIndex {
       const qCover = m / qWeight;
       const tCover = weight > 0 ? m / weight : 0;
       const head = rec[at + 4] === qHeadId ? 1 : 0;
-      const exact = tCover > 0.999 && qCover > 0.999 && this.#titleNorm.equals(t, qNorm);
+      const exact = tCover > 0.999 && qCover > 0.999 && this.#titleCoded[t] !== RESIDUAL &&
+        this.#titleNorm.equals(t, qNorm);
       const phrase = !exact && tCover > 0.999 &&
         paddedQuery.includes(` ${this.#titleNorm.at(t)} `);
       const s = wQuery * qCover + wTitle * tCover + wHead * head + (phrase ? wPhrase * tCover : 0);
