@@ -391,12 +391,6 @@ const AGG_B = 0.75;
 /** The size prior of the title vote: this much per ln of employment over the median. */
 const VOTE_PRIOR = 0.15;
 const ALL_OTHER = /,\s*all other\b.*$/i;
-/**
- * The coded-title weight (#titleCoded) of a residual category's primary title ("Managers, All
- * Other"): a name for what the SOC classifies nowhere else, not a job title, so a query that is
- * its words ("Manager") matches it neither exactly nor as a coded title.
- */
-const RESIDUAL = -1;
 /** "Purchasing Agents, Except Wholesale, ...": what follows "except" is not the title's core. */
 const EXCEPT = /,\s*except\b.*$/i;
 const GROUPS = 32;
@@ -557,6 +551,8 @@ export class OccupationIndex {
    * words outside brackets ("Heavy Equipment Operator (HEO)": the first three); 0 for others.
    */
   #titleCoded!: Float64Array;
+  /** Per occupation: 1 for a residual category ("..., All Other"). */
+  readonly #residual: Uint8Array;
   #work!: {
     titleScore: Float64Array;
     bestTitle: Int32Array;
@@ -611,6 +607,7 @@ export class OccupationIndex {
   ) {
     this.#w = source.fusion ? fusedWeights(source.fusion, weights) : { ...weights };
     this.occupations = [...source.occupations].sort((a, b) => a.onetCode < b.onetCode ? -1 : 1);
+    this.#residual = Uint8Array.from(this.occupations, (o) => ALL_OTHER.test(o.title) ? 1 : 0);
     for (const [i, o] of this.occupations.entries()) this.#occIndex.set(o.onetCode, i);
     this.#bias = new Float64Array(this.occupations.length);
     for (const [code, v] of Object.entries(source.fusion?.biases ?? {})) {
@@ -967,9 +964,7 @@ export class OccupationIndex {
       }
       this.#titleWeight[i] = weight;
       const title = titles[i];
-      if (title.kind === "primary" && ALL_OTHER.test(title.title)) {
-        this.#titleCoded[i] = RESIDUAL;
-      } else if (title.kind === "primary" || isCatalogSource(title.source)) {
+      if (title.kind === "primary" || isCatalogSource(title.source)) {
         const core = new Set(indexTerms(
           title.title.replace(/\([^)]*\)/g, " ").replace(ALL_OTHER, "").replace(EXCEPT, ""),
         ));
@@ -1644,8 +1639,7 @@ export class OccupationIndex {
       const qCover = m / qWeight;
       const tCover = weight > 0 ? m / weight : 0;
       const head = rec[at + 4] === qHeadId ? 1 : 0;
-      const exact = tCover > 0.999 && qCover > 0.999 && this.#titleCoded[t] !== RESIDUAL &&
-        this.#titleNorm.equals(t, qNorm);
+      const exact = tCover > 0.999 && qCover > 0.999 && this.#titleNorm.equals(t, qNorm);
       const phrase = !exact && tCover > 0.999 &&
         paddedQuery.includes(` ${this.#titleNorm.at(t)} `);
       const s = wQuery * qCover + wTitle * tCover + wHead * head + (phrase ? wPhrase * tCover : 0);
@@ -1662,7 +1656,10 @@ export class OccupationIndex {
         titleScore[occ] = s;
         bestTitle[occ] = t;
       }
-      if (exact) exactOcc[occ] = 1;
+      // A residual category's primary title ("Managers, All Other") names what the SOC classifies
+      // nowhere else, not a job: the query that is its words ("Manager") ranks as before but is
+      // not reported, nor calibrated, as an exact title match.
+      if (exact && !(this.#titleKind[t] === 0 && this.#residual[occ] === 1)) exactOcc[occ] = 1;
       if (qCover > 0.999 && tCover > 0.999 && sameWords[occ] === 0) {
         sameWords[occ] = 1;
         sharedTitle++;
