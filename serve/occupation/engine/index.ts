@@ -641,7 +641,7 @@ export class OccupationIndex {
    * Derived from the skill terms, not stored in the snapshot: per word of a skill or technology
    * name, the occupations (ascending) with that word in one of theirs.
    */
-  #indexSkillWords(): void {
+  *#indexSkillWords(): Generator<void, void, void> {
     const occsOfWord = new Map<string, number[]>();
     for (let occ = 0; occ < this.occupations.length; occ++) {
       for (const word of new Set(this.#skillTerms[occ].flatMap(([, words]) => words))) {
@@ -649,6 +649,7 @@ export class OccupationIndex {
         if (list) list.push(occ);
         else occsOfWord.set(word, [occ]);
       }
+      if (occ % 128 === 127) yield;
     }
     this.#skillWordOccs = PackedMap.from(occsOfWord);
   }
@@ -761,7 +762,7 @@ export class OccupationIndex {
     }
     yield* index.#shareRepeats();
     index.#placeVectors();
-    index.#indexSkillWords();
+    yield* index.#indexSkillWords();
     index.#allocateScratch(index.#titleOcc.length);
     return index;
   }
@@ -1006,7 +1007,7 @@ export class OccupationIndex {
     // Context text: description and tasks, one document per occupation.
     this.#textLength = new Float64Array(nOcc);
     yield* this.#shareRepeats();
-    this.#indexSkillWords();
+    yield* this.#indexSkillWords();
     this.#allocateScratch(n);
     const text = new Map<string, number[]>();
     for (let occ = 0; occ < nOcc; occ++) {
