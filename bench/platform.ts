@@ -227,14 +227,14 @@ async function latencyPart(quick: boolean): Promise<void> {
         "  usage meter).",
     );
 
-    const rows = await db.selectFrom("usage_records").select(["status"])
-      .select((eb) => eb.fn.countAll<string>().as("n"))
+    const rows = await db.selectFrom("usage_minutes").select(["status"])
+      .select((eb) => eb.fn.sum<string>("requests").as("n"))
       .where("key_id", "=", String(keyId)).groupBy("status").execute();
     const written = rows.reduce((sum, r) => sum + Number(r.n), 0);
     const expected = variants.length * (warmup + count);
     const byStatus = rows.map((r) => `${r.n} x ${r.status}`).join(", ");
     console.log(
-      `  usage_records written for the key after closePlatform: ${written} (${byStatus}); ` +
+      `  requests counted in usage_minutes for the key after closePlatform: ${written} (${byStatus}); ` +
         `requests made: ${expected} -> ${written === expected ? "all metered" : "MISMATCH"}`,
     );
     if (written !== expected) throw new Error("usage records are missing");

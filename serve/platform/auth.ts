@@ -221,7 +221,6 @@ export function runtimeAuth(deps: RuntimeAuthDeps): MiddlewareHandler<AppEnv> {
         route: matchedRoute(c),
         status: statusCode,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        request_id: c.get("requestId"),
         occurred_at: now,
       });
 

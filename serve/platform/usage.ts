@@ -1,8 +1,8 @@
 /**
  * Usage views over metered runtime requests, aggregated by route and status in UTC: the
  * current day, the current month, and a day-by-day history of the last 30 days. Requests are
- * read from usage_records (one row each) and refused ones from usage_refusals (counted per
- * minute); the views add both, so their totals are exact.
+ * counted per key, route, status and UTC minute (usage_minutes, serve/http/metering.ts), and a
+ * minute lies within one day, so the totals and average durations are exact.
  */
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../stores/schema.ts";
@@ -20,30 +20,11 @@ interface Group {
 
 type DayGroup = Group & { day: string };
 
-/**
- * Requests per UTC day, method, route and status in [from, to): the requests recorded one by
- * one (usage_records) plus the refusals counted per minute (usage_refusals). A minute lies
- * within one day, so both add up exactly per day.
- */
+/** Requests per UTC day, method, route and status in [from, to). */
 async function grouped(db: Kysely<DB>, accountId: string, from: Date, to: Date) {
-  const day = (column: string) =>
-    sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`.as("day");
-  const recorded = await db.selectFrom("usage_records")
+  const counted = await db.selectFrom("usage_minutes")
     .select([
-      day("occurred_at"),
-      "method",
-      "route",
-      "status",
-      sql<string>`count(*)`.as("requests"),
-      sql<number>`sum(duration_ms)`.as("duration_total"),
-    ])
-    .where("account_id", "=", accountId).where("occurred_at", ">=", from)
-    .where("occurred_at", "<", to)
-    .groupBy(["day", "method", "route", "status"])
-    .execute();
-  const counted = await db.selectFrom("usage_refusals")
-    .select([
-      day("minute"),
+      sql<string>`to_char(minute AT TIME ZONE 'UTC', 'YYYY-MM-DD')`.as("day"),
       "method",
       "route",
       "status",
@@ -53,27 +34,18 @@ async function grouped(db: Kysely<DB>, accountId: string, from: Date, to: Date) 
     .where("account_id", "=", accountId).where("minute", ">=", from).where("minute", "<", to)
     .groupBy(["day", "method", "route", "status"])
     .execute();
-  const by = new Map<string, DayGroup & { total: number }>();
-  for (const r of [...recorded, ...counted]) {
-    const status = Number(r.status);
-    const key = `${r.day}\u0000${r.route}\u0000${r.method}\u0000${status}`;
-    const g = by.get(key) ?? {
+  return counted.map((r) => {
+    const requests = Number(r.requests);
+    return {
       day: r.day,
       method: r.method,
       route: r.route,
-      status,
-      requests: 0,
-      avg_duration_ms: 0,
-      total: 0,
+      status: Number(r.status),
+      requests,
+      avg_duration_ms: Math.round((Number(r.duration_total) / Math.max(1, requests)) * 1000) /
+        1000,
     };
-    g.requests += Number(r.requests);
-    g.total += Number(r.duration_total);
-    by.set(key, g);
-  }
-  return [...by.values()].map(({ total, ...g }) => ({
-    ...g,
-    avg_duration_ms: Math.round((total / Math.max(1, g.requests)) * 1000) / 1000,
-  })).sort((a, b) =>
+  }).sort((a, b) =>
     a.day.localeCompare(b.day) || a.route.localeCompare(b.route) ||
     a.method.localeCompare(b.method) || a.status - b.status
   );

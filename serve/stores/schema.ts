@@ -102,22 +102,8 @@ export interface ConcurrencyLeasesTable {
   expires_at: Date;
 }
 
-/** One metered runtime request. */
-export interface UsageRecordsTable {
-  id: Generated<string>;
-  account_id: string;
-  key_id: string;
-  contract_id: string;
-  method: string;
-  route: string;
-  status: number;
-  duration_ms: number;
-  request_id: string;
-  occurred_at: Date;
-}
-
-/** Refused runtime requests, counted per key, contract, route, status and UTC minute. */
-export interface UsageRefusalsTable {
+/** Metered runtime requests, counted per key, contract, method, route, status and UTC minute. */
+export interface UsageMinutesTable {
   account_id: string;
   key_id: string;
   contract_id: string;
@@ -312,8 +298,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   rate_counters: RateCountersTable;
   concurrency_leases: ConcurrencyLeasesTable;
-  usage_records: UsageRecordsTable;
-  usage_refusals: UsageRefusalsTable;
+  usage_minutes: UsageMinutesTable;
   maintenance_runs: MaintenanceRunsTable;
   feedback: FeedbackTable;
   login_throttle: LoginThrottleTable;
