@@ -34,6 +34,10 @@ const ABBREVIATIONS: Record<string, string> = {
   pm: "project manager",
   mgr: "manager",
   mngr: "manager",
+  // Not an abbreviation: an owner is coded by the work done, which in a title is managing
+  // ("Restaurant Owner" with the food service managers). O*NET has "owner" in 4 of ~68,000
+  // titles, one of them the bare "Owner" reported by urologists, which took every "... Owner".
+  owner: "manager",
   asst: "assistant",
   assoc: "associate",
   tech: "technician",
