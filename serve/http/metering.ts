@@ -28,13 +28,7 @@ export interface UsageRecord {
 }
 
 /** The requests of one key, contract, method, route, status and UTC minute. */
-interface UsageCount {
-  account_id: string;
-  key_id: string;
-  contract_id: string;
-  method: string;
-  route: string;
-  status: number;
+interface UsageCount extends Omit<UsageRecord, "duration_ms" | "occurred_at"> {
   minute: Date;
   requests: number;
   duration_ms_total: number;
