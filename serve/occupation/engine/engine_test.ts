@@ -883,3 +883,60 @@ Deno.test("an owner is ranked as a manager, not with an occupation whose one tit
   assert.equal(top("Owner, Restaurant"), "11-9051.00");
   assert.notEqual(top("Owner"), "29-1229.03");
 });
+
+Deno.test("a bare role word that heads titles in many occupations is not an exact title", () => {
+  // "Technician": a title of one occupation in O*NET, the role of titles in 348.
+  const fields = Array.from(
+    { length: 60 },
+    (_, i) => `Field${String.fromCharCode(97 + i % 26)}${i}`,
+  );
+  const index = new OccupationIndex({
+    occupations: fields.map((field, i) =>
+      occupation(`17-30${String(i).padStart(2, "0")}.00`, `${field} Technicians`, "Test.")
+    ),
+    titles: fields.flatMap((field, i) => {
+      const code = `17-30${String(i).padStart(2, "0")}.00`;
+      return [
+        indexTitle(code, "primary", `${field} Technicians`),
+        ...(i === 0 ? [indexTitle(code, "alternate", "Technician")] : []),
+      ];
+    }),
+    vectors: null,
+  });
+  const top = (title: string) => index.rank({ title }, { limit: 3, semantic: false }).results[0];
+  assert.equal(top("Technician").onetCode, "17-3000.00", "still ranked first");
+  assert.equal(top("Technician").exact, false, "but not reported as an exact title");
+  assert.equal(top("Senior Technician").exact, false, "a level word is dropped first");
+  assert.equal(top(`${fields[1]} Technician`).exact, true, "a title with its domain is exact");
+
+  // With the word heading titles in a few occupations only, the one-word title is exact.
+  const few = new OccupationIndex({
+    occupations: [occupation("17-3023.00", "Electronics Technicians", "Test.")],
+    titles: [
+      indexTitle("17-3023.00", "primary", "Electronics Technicians"),
+      indexTitle("17-3023.00", "alternate", "Technician"),
+    ],
+    vectors: null,
+  });
+  assert.equal(
+    few.rank({ title: "Technician" }, { limit: 1, semantic: false }).results[0].exact,
+    true,
+  );
+});
+
+Deno.test("cleanTitle reads PT as part time beside another role, else as a physical therapist", () => {
+  const roles = new Set(["cashier", "associate", "sonographer", "anesthetist", "assistant"]);
+  const isRole = (word: string) => roles.has(word);
+  const clean = (raw: string) => cleanTitle(raw, flat, undefined, isRole).text;
+  assert.equal(clean("Cashier PT"), "cashier");
+  assert.equal(clean("PT Sales Associate"), "sales associate");
+  assert.equal(clean("Sonographer II - PT"), "sonographer");
+  assert.equal(clean("CRNA PT"), "certified registered nurse anesthetist"); // expanded first
+  assert.equal(clean("Travel PT"), "travel physical therapist");
+  assert.equal(clean("PT"), "physical therapist");
+  assert.equal(clean("PT Assistant"), "physical therapist assistant");
+  assert.equal(clean("Physical Therapist (PT)"), "physical therapist");
+  assert.equal(clean("Bakery Clerk FT"), "bakery clerk"); // full time
+  // Without a role-word reader (the default), PT is the therapist.
+  assert.equal(cleanTitle("Cashier PT", flat).text, "cashier physical therapist");
+});

@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "19";
+export const RANKER_VERSION = "20";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -374,6 +374,14 @@ export function fusedWeights(
  * generic, and the coding index's choice for it is not the one employers mean.
  */
 const SAME_TITLE_MIN_TERMS = 2;
+/**
+ * A one-word query whose word heads titles in at least this many occupations ("technician": 348,
+ * "analyst": 184, "helper": 56) names a role, not an occupation, even where O*NET lists the word
+ * as a title of one or two of them ("Developer", 45 occupations, is read as a title).
+ */
+const BARE_ROLE_OCCUPATIONS = 50;
+/** Titles a word must head to count as a role word when cleaning reads "PT" (text.ts). */
+const ROLE_WORD_TITLES = 10;
 /**
  * Sources of O*NET alternate titles that are coding indexes: the BLS Direct Match Title File
  * (04) and the Census Bureau's Alphabetical Index (06) (occupation_titles.source).
@@ -1213,6 +1221,35 @@ export class OccupationIndex {
   /** Occupations per one-word title ("custodian": 1, "physician": 21), made on first use. */
   #oneWordTitles: Map<string, number> | null = null;
 
+  /**
+   * Whether at least ROLE_WORD_TITLES titles end with the word, as roles do ("cashier"). Counted
+   * over the word's own titles, so that it costs nothing until a title needs it.
+   */
+  #isRoleWord = (word: string): boolean => {
+    const term = indexTerms(word)[0] ?? "";
+    const id = this.#terms.get(term);
+    if (id === undefined) return false;
+    const list = this.#titlePostings.at(id);
+    let titles = 0;
+    for (let i = 0; i < list.length && titles < ROLE_WORD_TITLES; i++) {
+      const norm = this.#titleNorm.at(list[i]);
+      if (norm === term || norm.endsWith(` ${term}`)) titles++;
+    }
+    return titles >= ROLE_WORD_TITLES;
+  };
+
+  /** Occupations with a title whose role head is the term ("technician": 348), up to limit. */
+  #occupationsHeadedBy(term: string, limit: number): number {
+    const id = this.#terms.get(term);
+    if (id === undefined) return 0;
+    const list = this.#titlePostings.at(id);
+    const occupations = new Set<number>();
+    for (let i = 0; i < list.length && occupations.size < limit; i++) {
+      if (this.#titleHead[list[i]] === term) occupations.add(this.#titleOcc[list[i]]);
+    }
+    return occupations.size;
+  }
+
   /** Whether exactly one occupation has the word as a title of its own ("Custodian"). */
   #namesOneOccupation = (word: string): boolean => {
     if (this.#oneWordTitles === null) {
@@ -1516,7 +1553,12 @@ export class OccupationIndex {
   }
 
   #rankTitle(query: RankQuery, options: RankOptions): Ranking {
-    const cleaned = cleanTitle(query.title, this.segmentScore, this.#namesOneOccupation);
+    const cleaned = cleanTitle(
+      query.title,
+      this.segmentScore,
+      this.#namesOneOccupation,
+      this.#isRoleWord,
+    );
     cleaned.text = this.#readWords(cleaned.text, query.title);
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
@@ -1626,6 +1668,8 @@ export class OccupationIndex {
     // The occupations the title loop reaches, in the order it first reaches them.
     const titled = work.titled;
     let nTitled = 0;
+    const bareRole = qTerms.length === 1 &&
+      this.#occupationsHeadedBy(qTerms[0], BARE_ROLE_OCCUPATIONS) >= BARE_ROLE_OCCUPATIONS;
     // Hot loop: fields and weights in locals.
     const { query_cover: wQuery, title_cover: wTitle, head: wHead, phrase: wPhrase } = this.#w;
     for (let k = 0; k < nTouched; k++) {
@@ -1659,8 +1703,11 @@ export class OccupationIndex {
       }
       // A residual category's primary title ("Managers, All Other") names what the SOC classifies
       // nowhere else, not a job: the query that is its words ("Manager") ranks as before but is
-      // not reported, nor calibrated, as an exact title match.
-      if (exact && !(this.#titleKind[t] === 0 && this.#residual[occ] === 1)) exactOcc[occ] = 1;
+      // not reported, nor calibrated, as an exact title match. Nor is a bare role word
+      // ("Technician", a title of two occupations and the role of titles in 348).
+      if (exact && !bareRole && !(this.#titleKind[t] === 0 && this.#residual[occ] === 1)) {
+        exactOcc[occ] = 1;
+      }
       if (qCover > 0.999 && tCover > 0.999 && sameWords[occ] === 0) {
         sameWords[occ] = 1;
         sharedTitle++;

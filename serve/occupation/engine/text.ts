@@ -76,6 +76,23 @@ const ABBREVIATIONS: Record<string, string> = {
   cnc: "cnc",
 };
 
+/**
+ * "PT" is a physical therapist ("Travel PT", "PT - Outpatient") unless the title names another
+ * role, where it is part time ("Cashier PT", "PT Sales Associate", "Sonographer II - PT"); "PT
+ * Assistant", "PT Aide" and "PT Tech" are the therapist's assistants, aides and technicians.
+ */
+function partTime(text: string, isRoleWord: (word: string) => boolean): boolean {
+  const words = tokenize(text);
+  if (!words.includes("pt") || /\bpt\s+(?:assistant|aide|tech|technician)s?\b/.test(text)) {
+    return false;
+  }
+  return words.some((word) => {
+    if (word === "pt") return false;
+    const expanded = lookup(ABBREVIATIONS, word) ?? word;
+    return isRoleWord(expanded.slice(expanded.lastIndexOf(" ") + 1));
+  });
+}
+
 /** "admin" is administrative before these words and administrator otherwise. */
 const ADMINISTRATIVE_BEFORE = new Set([
   "assistant",
@@ -121,6 +138,7 @@ const NOISE_WORDS = new Set([
   "onsite",
   "fulltime",
   "parttime",
+  "ft", // full time (and "Ft. Myers")
   "prn",
   "perdiem",
   "temp",
@@ -248,14 +266,17 @@ function dropLocation(segment: string): string {
  * employment terms and seniority, keeps the best segment of "A - B" or "A | B" titles
  * (segmentScore says how occupational a segment looks; a bare role word takes a short qualifier
  * with it unless namesOneOccupation says the word is an occupation's title on its own) and
- * expands abbreviations.
+ * expands abbreviations. isRoleWord says whether a word heads occupations' titles ("cashier"), for
+ * the abbreviations whose meaning depends on it ("PT").
  */
 export function cleanTitle(
   raw: string,
   segmentScore: (segment: string) => number,
   namesOneOccupation: (word: string) => boolean = () => false,
+  isRoleWord: (word: string) => boolean = () => false,
 ): CleanedTitle {
   let text = stripBrackets(foldText(raw).replace(/\s+/g, " ").trim());
+  if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
   for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
