@@ -922,6 +922,17 @@ Deno.test("a bare role word that heads titles in many occupations is not an exac
     few.rank({ title: "Technician" }, { limit: 1, semantic: false }).results[0].exact,
     true,
   );
+
+  // Nor does a bare role name one occupation when cleaning weighs "A - B": "Technician -
+  // Fieldc2" is the qualifier's technician, as "Physician - Neurology" is; with few occupations
+  // behind it, the one-word title is the occupation's own and the qualifier its setting.
+  const cleaned = (on: OccupationIndex, title: string) =>
+    on.rank({ title }, { limit: 1, semantic: false }).cleanedTitle;
+  assert.equal(
+    cleaned(index, `Technician - ${fields[2]}`),
+    `${fields[2].toLowerCase()} technician`,
+  );
+  assert.equal(cleaned(few, "Technician - Summer Camp"), "technician");
 });
 
 Deno.test("cleanTitle reads PT as part time beside another role, else as a physical therapist", () => {

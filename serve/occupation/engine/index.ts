@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "20";
+export const RANKER_VERSION = "21";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1218,9 +1218,6 @@ export class OccupationIndex {
     return score + (heads > 0 ? SEGMENT_HEAD_BONUS + 10 * Math.log(1 + heads) : 0);
   };
 
-  /** Occupations per one-word title ("custodian": 1, "physician": 21), made on first use. */
-  #oneWordTitles: Map<string, number> | null = null;
-
   /**
    * Whether at least ROLE_WORD_TITLES titles end with the word, as roles do ("cashier"). Counted
    * over the word's own titles, so that it costs nothing until a title needs it.
@@ -1250,20 +1247,23 @@ export class OccupationIndex {
     return occupations.size;
   }
 
-  /** Whether exactly one occupation has the word as a title of its own ("Custodian"). */
+  /**
+   * Whether exactly one occupation has the word as a title of its own ("Custodian"), and the word
+   * is not a bare role ("Director": a title of one occupation, the role of titles in 91).
+   */
   #namesOneOccupation = (word: string): boolean => {
-    if (this.#oneWordTitles === null) {
-      const owners = new Map<string, Set<number>>();
-      for (let t = 0; t < this.#titleNorm.length; t++) {
-        const norm = this.#titleNorm.at(t);
-        if (norm.includes(" ")) continue;
-        const set = owners.get(norm) ?? new Set<number>();
-        set.add(this.#titleOcc[t]);
-        owners.set(norm, set);
-      }
-      this.#oneWordTitles = new Map([...owners].map(([norm, set]) => [norm, set.size]));
+    const id = this.#terms.get(word);
+    if (id === undefined) return false;
+    const list = this.#titlePostings.at(id);
+    let owner = -1;
+    for (let i = 0; i < list.length; i++) {
+      if (this.#titleNorm.at(list[i]) !== word) continue;
+      const occ = this.#titleOcc[list[i]];
+      if (owner >= 0 && occ !== owner) return false;
+      owner = occ;
     }
-    return this.#oneWordTitles.get(word) === 1;
+    return owner >= 0 &&
+      this.#occupationsHeadedBy(word, BARE_ROLE_OCCUPATIONS) < BARE_ROLE_OCCUPATIONS;
   };
 
   /** Writes the idf-weighted, normalised centroid of the terms' vectors into target. */
