@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { cleanTitle, readDescription, roleHead } from "./text.ts";
 import { assignFolds, catalogVariants, postingVariant, splitFold } from "./devset.ts";
 import { calibratedEceFloor, calibrationReport, fitLogistic, predict } from "./logistic.ts";
-import { DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
+import { compoundSplits, DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
 import { indexTerms, normalizeTitle } from "../../text/normalize.ts";
 import { assess, type Calibration, CONFIDENCE_FEATURES } from "./confidence.ts";
@@ -950,4 +950,57 @@ Deno.test("cleanTitle reads PT as part time beside another role, else as a physi
   assert.equal(clean("Bakery Clerk FT"), "bakery clerk"); // full time
   // Without a role-word reader (the default), PT is the therapist.
   assert.equal(cleanTitle("Cashier PT", flat).text, "cashier physical therapist");
+});
+
+Deno.test("compoundSplits: a word the titles of more groups write as two is split; a group's own spelling stays", () => {
+  const t = (group: string, text: string) => ({ group, terms: text.split(" ") });
+  const splits = compoundSplits([
+    t("55", "tank crewmember"),
+    t("55", "artillery crewmember"),
+    t("35", "crew member"),
+    t("47", "paving crew member"),
+    t("49", "crew member"),
+    // "caseworker" (2 titles, 2 groups) beside "case worker" (2 titles, 2 groups): not more.
+    t("21", "caseworker"),
+    t("13", "caseworker"),
+    t("21", "case worker"),
+    t("43", "case worker"),
+  ]);
+  assert.deepEqual([...splits], [["crewmember", ["crew", "member"]]]);
+});
+
+Deno.test("a restaurant crewmember is a crew member of a restaurant, a tank crewmember a soldier", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("35-3023.00", "Fast Food and Counter Workers", "Serve fast food."),
+      occupation("47-2071.00", "Paving Equipment Operators", "Operate paving machines."),
+      occupation("35-2014.00", "Cooks, Restaurant", "Prepare meals in restaurants."),
+      occupation("11-9051.00", "Food Service Managers", "Direct restaurants."),
+      occupation("55-3014.00", "Artillery and Missile Crew Members", "Operate artillery."),
+      occupation("55-3013.00", "Armored Assault Vehicle Crew Members", "Operate tanks."),
+    ],
+    titles: [
+      indexTitle("35-3023.00", "primary", "Fast Food and Counter Workers"),
+      indexTitle("35-3023.00", "alternate", "Crew Member"),
+      indexTitle("35-3023.00", "alternate", "Fast Food Restaurant Worker"),
+      // "restaurant" in several titles, "crewmember" in two: the rarer word would decide.
+      indexTitle("35-2014.00", "primary", "Cooks, Restaurant"),
+      indexTitle("35-2014.00", "alternate", "Restaurant Cook"),
+      indexTitle("35-2014.00", "alternate", "Restaurant Line Cook"),
+      indexTitle("11-9051.00", "primary", "Food Service Managers"),
+      indexTitle("11-9051.00", "alternate", "Restaurant Manager"),
+      indexTitle("47-2071.00", "primary", "Paving Equipment Operators"),
+      indexTitle("47-2071.00", "alternate", "Crew Member"),
+      indexTitle("55-3014.00", "primary", "Artillery and Missile Crew Members"),
+      indexTitle("55-3014.00", "alternate", "Artillery Crewmember"),
+      indexTitle("55-3013.00", "primary", "Armored Assault Vehicle Crew Members"),
+      indexTitle("55-3013.00", "alternate", "Tank Crewmember"),
+    ],
+    vectors: null,
+  });
+  const top = (title: string) =>
+    index.rank({ title }, { limit: 2, semantic: false }).results[0]?.onetCode;
+  assert.equal(top("Restaurant Crewmember"), "35-3023.00");
+  assert.equal(top("Restaurant Crewmember - Morning Shift"), "35-3023.00");
+  assert.equal(top("Tank Crewmember"), "55-3013.00");
 });

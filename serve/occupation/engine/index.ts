@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "21";
+export const RANKER_VERSION = "22";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -877,16 +877,28 @@ export class OccupationIndex {
     const occsOfTerm = new Map<string, number[]>();
     const occsOfPair = new Map<string, number[]>();
     const byOcc: number[][] = this.occupations.map(() => []);
+    // "Production Workers, All Other": the catch-all suffix is not a word of the occupation.
+    const written: string[][] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      written[i] = indexTerms(titles[i].title.replace(ALL_OTHER, ""));
+      if (i % 512 === 511) yield;
+    }
+    // A word the titles mostly write as two ("Tank Crewmember" beside 42 titles with "Crew
+    // Member") is the two words in every title, so that one phrase is one phrase.
+    const splits = compoundSplits(
+      written.map((terms, i) => ({ terms, group: titles[i].onetCode.slice(0, 2) })),
+    );
+    yield;
     for (let i = 0; i < n; i++) {
       const t = titles[i];
       const occ = occIndex.get(t.onetCode)!;
       this.#titleOcc[i] = occ;
       this.#titleKind[i] = TITLE_KINDS.indexOf(t.kind);
       titleText[i] = t.title;
-      // "Production Workers, All Other": the catch-all suffix is not a word of the occupation.
-      const terms = indexTerms(t.title.replace(ALL_OTHER, ""));
+      const terms = written[i].flatMap((term) => splits.get(term) ?? [term]);
       titleNorm[i] = terms.join(" ");
-      this.#titleHead[i] = roleHead(t.title);
+      const head = roleHead(t.title);
+      this.#titleHead[i] = splits.get(head)?.[1] ?? head;
       titleTerms[i] = [...new Set(terms)];
       byOcc[occ].push(i);
       for (const term of titleTerms[i]) {
@@ -1205,7 +1217,9 @@ export class OccupationIndex {
   }
 
   /** How occupational a fragment of a title looks: idf of its known words, plus a known head. */
-  segmentScore = (segment: string): number => {
+  segmentScore = (raw: string): number => {
+    // Scored as it will be ranked: "restaurant crewmember" as "restaurant crew member".
+    const segment = this.#splitCompounds(raw);
     let score = 0;
     for (const term of indexTerms(segment)) {
       const id = this.#terms.get(term);
@@ -2279,6 +2293,48 @@ function countByOcc(occs: number[]): Int32Array {
     else out.push(occ, 1);
   }
   return Int32Array.from(out);
+}
+
+/**
+ * Words that titles mostly write as two words, each with its two words: "crewmember" (22 titles,
+ * all in one major group, the military's) beside "crew member" (42 titles in ten groups),
+ * "toolmaker" (1) beside "tool maker" (7). A word splits where its pair is in more titles and
+ * more SOC major groups than the word itself, at the pair in most titles: a spelling one group
+ * keeps for itself ("caseworker", 9 titles in two groups; "case worker", 10 in two) stays a word.
+ */
+export function compoundSplits(
+  titles: { terms: string[]; group: string }[],
+): Map<string, [string, string]> {
+  const words = new Map<string, { titles: number; groups: Set<string> }>();
+  const pairs = new Map<string, { titles: number; groups: Set<string> }>();
+  const count = (
+    map: Map<string, { titles: number; groups: Set<string> }>,
+    key: string,
+    group: string,
+  ) => {
+    const entry = map.get(key) ?? { titles: 0, groups: new Set<string>() };
+    entry.titles++;
+    entry.groups.add(group);
+    map.set(key, entry);
+  };
+  for (const { terms, group } of titles) {
+    for (const word of new Set(terms)) count(words, word, group);
+    for (const pair of new Set(bigrams(terms))) count(pairs, pair, group);
+  }
+  const splits = new Map<string, [string, string]>();
+  for (const [word, alone] of words) {
+    if (word.length < 6 || /[^a-z]/.test(word)) continue;
+    let most = alone.titles;
+    for (let at = 3; at <= word.length - 3; at++) {
+      const [a, b] = [word.slice(0, at), word.slice(at)];
+      const together = pairs.get(`${a} ${b}`);
+      if (together && together.titles > most && together.groups.size > alone.groups.size) {
+        splits.set(word, [a, b]);
+        most = together.titles;
+      }
+    }
+  }
+  return splits;
 }
 
 function bigrams(terms: string[]): string[] {
