@@ -882,6 +882,12 @@ Deno.test("an owner is ranked as a manager, not with an occupation whose one tit
   assert.equal(top("Restaurant Owner"), "11-9051.00");
   assert.equal(top("Owner, Restaurant"), "11-9051.00");
   assert.notEqual(top("Owner"), "29-1229.03");
+  // Read as "restaurant manager", O*NET's title, but the words sent are not a title as such.
+  const first = (title: string) => index.rank({ title }, { limit: 1, semantic: false }).results[0];
+  assert.equal(first("Restaurant Owner").exact, false);
+  assert.equal(first("Restaurant Manager").exact, true);
+  assert.equal(cleanTitle("Restaurant Owner", flat).reread, true);
+  assert.equal(cleanTitle("Restaurant Manager", flat).reread, undefined);
 });
 
 Deno.test("a bare role word that heads titles in many occupations is not an exact title", () => {

@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "22";
+export const RANKER_VERSION = "23";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1682,6 +1682,8 @@ export class OccupationIndex {
     // The occupations the title loop reaches, in the order it first reaches them.
     const titled = work.titled;
     let nTitled = 0;
+    // A title read as other words ("Product Owner" as "product manager") is not a title as such.
+    const reread = cleaned.reread === true;
     const bareRole = qTerms.length === 1 &&
       this.#occupationsHeadedBy(qTerms[0], BARE_ROLE_OCCUPATIONS) >= BARE_ROLE_OCCUPATIONS;
     // Hot loop: fields and weights in locals.
@@ -1718,8 +1720,11 @@ export class OccupationIndex {
       // A residual category's primary title ("Managers, All Other") names what the SOC classifies
       // nowhere else, not a job: the query that is its words ("Manager") ranks as before but is
       // not reported, nor calibrated, as an exact title match. Nor is a bare role word
-      // ("Technician", a title of two occupations and the role of titles in 348).
-      if (exact && !bareRole && !(this.#titleKind[t] === 0 && this.#residual[occ] === 1)) {
+      // ("Technician", a title of two occupations and the role of titles in 348), nor a title read
+      // as other words ("Product Owner" as O*NET's "Product Manager").
+      if (
+        exact && !bareRole && !reread && !(this.#titleKind[t] === 0 && this.#residual[occ] === 1)
+      ) {
         exactOcc[occ] = 1;
       }
       if (qCover > 0.999 && tCover > 0.999 && sameWords[occ] === 0) {

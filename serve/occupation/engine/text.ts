@@ -34,10 +34,6 @@ const ABBREVIATIONS: Record<string, string> = {
   pm: "project manager",
   mgr: "manager",
   mngr: "manager",
-  // Not an abbreviation: an owner is coded by the work done, which in a title is managing
-  // ("Restaurant Owner" with the food service managers). O*NET has "owner" in 4 of ~68,000
-  // titles, one of them the bare "Owner" reported by urologists, which took every "... Owner".
-  owner: "manager",
   asst: "assistant",
   assoc: "associate",
   tech: "technician",
@@ -91,6 +87,22 @@ function partTime(text: string, isRoleWord: (word: string) => boolean): boolean 
     const expanded = lookup(ABBREVIATIONS, word) ?? word;
     return isRoleWord(expanded.slice(expanded.lastIndexOf(" ") + 1));
   });
+}
+
+/**
+ * Words read as another word, not abbreviations of it. An owner is coded by the work done, which
+ * in a title is managing ("Restaurant Owner" with the food service managers). O*NET has "owner"
+ * in 4 of ~68,000 titles, one of them the bare "Owner" reported by urologists, which took every
+ * "... Owner". A title read this way matches no title exactly ("Product Owner" is not O*NET's
+ * "Product Manager"): CleanedTitle.reread.
+ */
+const READINGS: Record<string, string> = {
+  owner: "manager",
+};
+
+/** { reread: true } when a word of the text is read as another (READINGS), else nothing. */
+function reading(text: string): { reread?: true } {
+  return tokenize(text).some((token) => Object.hasOwn(READINGS, token)) ? { reread: true } : {};
 }
 
 /** "admin" is administrative before these words and administrator otherwise. */
@@ -178,6 +190,8 @@ export interface CleanedTitle {
   text: string;
   /** The other parts of an "A - B" title, cleaned (qualifiers: "seafood restaurant"). */
   rest: string;
+  /** A word of the title was read as another (READINGS: an owner as a manager). */
+  reread?: boolean;
 }
 
 /** Words an acronym may pass over ("CADD": Computer-Aided Drafting and Design). */
@@ -299,7 +313,7 @@ export function cleanTitle(
   ) {
     const other = segments[0] === cleaned ? segments[1] : segments[0];
     if (other !== cleaned && other.split(" ").length <= 3 && segmentScore(other) > 0) {
-      return { text: `${other} ${cleaned}`, rest: "" };
+      return { text: `${other} ${cleaned}`, rest: "", ...reading(text) };
     }
   }
   const rest = segments.filter((s) => s !== cleaned).join(" ");
@@ -311,7 +325,7 @@ export function cleanTitle(
     const words = tokenize(plain).filter((t) => !/\d/.test(t));
     return { text: [...new Set(words)].join(" "), rest: "" };
   }
-  return { text: cleaned, rest };
+  return { text: cleaned, rest, ...reading(text) };
 }
 
 /** "Bakers, exc supervising": the exclusion says what the title is not; it is dropped. */
@@ -349,7 +363,9 @@ function cleanSegment(segment: string): string {
     if (token === "admin" || token === "admins") {
       out.push(ADMINISTRATIVE_BEFORE.has(tokens[i + 1] ?? "") ? "administrative" : "administrator");
     } else {
-      out.push(lookup(ABBREVIATIONS, token) ?? lookup(GENDERED, token) ?? token);
+      out.push(
+        lookup(ABBREVIATIONS, token) ?? lookup(READINGS, token) ?? lookup(GENDERED, token) ?? token,
+      );
     }
   }
   // An abbreviation next to its expansion ("Registered Nurse (RN)") must not count twice.
