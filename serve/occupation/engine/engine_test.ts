@@ -31,6 +31,8 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Accountant I - Job ID 20391", "accountant"], // a level numeral, as II and III are
     ["I&C Technician", "i and c technician"], // not at the end: a word
     ["Restaurant Owner", "restaurant manager"], // an owner is coded as a manager
+    ["Electrical Engineer Co-Op", "electrical engineer"], // a work term, not O*NET's "CO Op"
+    ["Coop Grocery Clerk", "grocery clerk"],
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);

@@ -174,6 +174,9 @@ const NOISE_PHRASES: RegExp[] = [
   /\bclass\s+[abc]\b/g,
   /\b(?:req|requisition|job|position)(?:\s*(?:id|no|number|#))?\s*[:#]?\s*[a-z]*[-\d][\w-]*/g,
   /\$[\d,.]+\s*(?:k|\/\s*(?:hr|hour|year|yr))?/g,
+  // A co-op is a student's work term, coded by the work as an internship is; O*NET's "CO Op"
+  // (Central Office Operator) took every "Engineering Co-Op" to the telephone operators.
+  /\bco[\s-]?op\b/g,
 ];
 
 /** Two-letter US state and territory codes, to spot "City, ST" locations. */
