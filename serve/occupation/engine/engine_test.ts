@@ -33,6 +33,7 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Restaurant Owner", "restaurant manager"], // an owner is coded as a manager
     ["Electrical Engineer Co-Op", "electrical engineer"], // a work term, not O*NET's "CO Op"
     ["Coop Grocery Clerk", "grocery clerk"],
+    ["Senior FP&A Analyst", "financial planning and analysis analyst"], // not "FP", a physician
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);

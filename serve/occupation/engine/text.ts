@@ -179,6 +179,14 @@ const NOISE_PHRASES: RegExp[] = [
   /\bco[\s-]?op\b/g,
 ];
 
+/**
+ * Phrases written out before matching: "FP&A" (financial planning and analysis, folded to "fp and
+ * a") took "Director of FP&A" to the family medicine physicians ("FP").
+ */
+const PHRASES: [RegExp, string][] = [
+  [/\bfp\s+and\s+a\b/g, "financial planning and analysis"],
+];
+
 /** Two-letter US state and territory codes, to spot "City, ST" locations. */
 const STATES = new Set(
   ("al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj " +
@@ -295,6 +303,7 @@ export function cleanTitle(
   let text = stripBrackets(foldText(raw).replace(/\s+/g, " ").trim());
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
   for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
+  for (const [phrase, written] of PHRASES) text = text.replace(phrase, written);
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
