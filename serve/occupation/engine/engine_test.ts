@@ -34,6 +34,8 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Electrical Engineer Co-Op", "electrical engineer"], // a work term, not O*NET's "CO Op"
     ["Coop Grocery Clerk", "grocery clerk"],
     ["Senior FP&A Analyst", "financial planning and analysis analyst"], // not "FP", a physician
+    ["Sonographer Job - $2235/wk", "sonographer"], // weekly pay; "job" without an id
+    ["Job Coach", "job coach"],
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);

@@ -172,8 +172,9 @@ const NOISE_PHRASES: RegExp[] = [
   /\bentry[\s-]+level\b/g,
   /\b(?:1st|2nd|3rd|first|second|third|day|night|evening|swing)\s+shift\b/g,
   /\bclass\s+[abc]\b/g,
-  /\b(?:req|requisition|job|position)(?:\s*(?:id|no|number|#))?\s*[:#]?\s*[a-z]*[-\d][\w-]*/g,
-  /\$[\d,.]+\s*(?:k|\/\s*(?:hr|hour|year|yr))?/g,
+  // An id has a digit: "Job ID 20391", "Req #48213", "Job-A123"; "Nurse Job - $2037/wk" has none.
+  /\b(?:req|requisition|job|position)(?:\s*(?:id|no|number|#))?\s*[:#]?\s*(?=[a-z-]*\d)[a-z]*[-\d][\w-]*/g,
+  /\$[\d,.]+\s*(?:k|\/\s*(?:hr|hour|wk|week|mo|month|year|yr))?/g,
   // A co-op is a student's work term, coded by the work as an internship is; O*NET's "CO Op"
   // (Central Office Operator) took every "Engineering Co-Op" to the telephone operators.
   /\bco[\s-]?op\b/g,
@@ -372,6 +373,8 @@ function cleanSegment(segment: string): string {
     if (tokens[i - 1] === "cdl" && /^[abc]$/.test(token)) continue; // licence class: CDL-A
     // A level numeral ("Accountant I"; II and up are noise words): "i" last, after a word.
     if (token === "i" && i > 0 && i === tokens.length - 1) continue;
+    // "Travel - MS/Tele - Nurse Job": the posting's word for itself, last, after a word.
+    if (token === "job" && i > 0 && i === tokens.length - 1) continue;
     if (token === "admin" || token === "admins") {
       out.push(ADMINISTRATIVE_BEFORE.has(tokens[i + 1] ?? "") ? "administrative" : "administrator");
     } else {
