@@ -3,7 +3,13 @@ import assert from "node:assert/strict";
 import { cleanTitle, readDescription, roleHead } from "./text.ts";
 import { assignFolds, catalogVariants, postingVariant, splitFold } from "./devset.ts";
 import { calibratedEceFloor, calibrationReport, fitLogistic, predict } from "./logistic.ts";
-import { compoundSplits, DEFAULT_WEIGHTS, FUSION_FEATURES, OccupationIndex } from "./index.ts";
+import {
+  compoundSplits,
+  DEFAULT_WEIGHTS,
+  FUSION_FEATURES,
+  OccupationIndex,
+  titleBreadth,
+} from "./index.ts";
 import type { IndexOccupation, IndexTitle } from "./index.ts";
 import { indexTerms, normalizeTitle } from "../../text/normalize.ts";
 import { assess, type Calibration, CONFIDENCE_FEATURES } from "./confidence.ts";
@@ -1014,4 +1020,46 @@ Deno.test("a restaurant crewmember is a crew member of a restaurant, a tank crew
   assert.equal(top("Restaurant Crewmember"), "35-3023.00");
   assert.equal(top("Restaurant Crewmember - Morning Shift"), "35-3023.00");
   assert.equal(top("Tank Crewmember"), "55-3013.00");
+});
+
+Deno.test("titleBreadth counts the sources that list a title for its occupation", () => {
+  const titles = [
+    indexTitle("15-2051.01", "alternate", "Data Analyst", "alternate_titles:02,08,10"),
+    indexTitle("15-1243.00", "alternate", "Data Analyst", "alternate_titles:08"),
+    indexTitle("19-3022.00", "alternate", "Data Analyst", "alternate_titles:02,10"),
+    indexTitle("19-3022.00", "reported", "Data Analysts", "reported_titles"),
+    indexTitle("19-3022.00", "primary", "Survey Researchers", "occupation_data"),
+  ];
+  const breadth = titleBreadth(
+    titles,
+    titles.map((t) => normalizeTitle(t.title)),
+    Int32Array.from([0, 1, 2, 2, 2]),
+  );
+  assert.deepEqual([...breadth], [3, 1, 3, 3, 1]);
+});
+
+Deno.test("of occupations sharing a title, the one more sources list it for ranks first", () => {
+  const source = {
+    occupations: [
+      occupation("15-1243.00", "Database Architects", "Design databases."),
+      occupation("15-2051.01", "Business Intelligence Analysts", "Analyze business data."),
+    ],
+    titles: [
+      indexTitle("15-1243.00", "primary", "Database Architects"),
+      indexTitle("15-1243.00", "alternate", "Data Analyst", "alternate_titles:08"),
+      indexTitle("15-1243.00", "alternate", "Data Warehouse Analyst", "alternate_titles:08"),
+      indexTitle("15-2051.01", "primary", "Business Intelligence Analysts"),
+      // Five sources list it here (none a coding index: the coded-title bonus stays out).
+      indexTitle("15-2051.01", "alternate", "Data Analyst", "alternate_titles:02,03,08,09,10"),
+    ],
+    vectors: null,
+  };
+  const first = (weights: typeof DEFAULT_WEIGHTS) =>
+    new OccupationIndex(source, weights).rank({ title: "Data Analyst" }, {
+      limit: 2,
+      semantic: false,
+    }).results[0].onetCode;
+  assert.equal(first(DEFAULT_WEIGHTS), "15-2051.01");
+  // Without the sources, the occupation with more "data" and "analyst" titles wins the tie.
+  assert.equal(first({ ...DEFAULT_WEIGHTS, shared_sources: 0 }), "15-1243.00");
 });

@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "26";
+export const RANKER_VERSION = "27";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -275,6 +275,13 @@ export interface RankerWeights {
    */
   shared_prior: number;
   /**
+   * On those occupations too, the log of how many of O*NET's sources list the title for the
+   * occupation (alternate-title source codes, a reported title, the primary title): "Data
+   * Analyst" is listed for business intelligence analysts by three sources and for database
+   * architects by one. Hand-set (issue 15), for the reason shared_prior is.
+   */
+  shared_sources: number;
+  /**
    * Description channel (re-ordering only): the shortlist's title phrases (word pairs) in the
    * description, "HVAC service technician" in a "Service Technician" posting. Hand-set on the
    * real postings (issue 15): the synthetic descriptions the fusion sees are task statements.
@@ -306,6 +313,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   manager_match: 0.15,
   exact: 0.3,
   shared_prior: 0.3,
+  shared_sources: 0.1,
   description_phrase: 0.3,
 };
 /**
@@ -471,6 +479,7 @@ export const SNAPSHOT_FIELDS = [
   "titleIdfT",
   "votePrior",
   "titleCoded",
+  "titleBreadth",
 ] as const;
 type SnapshotField = typeof SNAPSHOT_FIELDS[number];
 
@@ -559,6 +568,8 @@ export class OccupationIndex {
    * words outside brackets ("Heavy Equipment Operator (HEO)": the first three); 0 for others.
    */
   #titleCoded!: Float64Array;
+  /** Per title, how many sources list it for its occupation (compoundSplits' sibling, #build). */
+  #titleBreadth!: Uint8Array;
   /** Per occupation: 1 for a residual category ("..., All Other"). */
   readonly #residual: Uint8Array;
   #work!: {
@@ -569,6 +580,7 @@ export class OccupationIndex {
     sameTitle: Uint8Array;
     /** 1: the query's words are exactly those of one of the occupation's titles (any source). */
     sameWords: Uint8Array;
+    sharedBreadth: Float64Array;
     /** Title phrases of the description per occupation (#phraseScores). */
     phrases: Float64Array;
     phraseOcc: Uint8Array;
@@ -708,6 +720,7 @@ export class OccupationIndex {
       exactOcc: new Uint8Array(nOcc),
       sameTitle: new Uint8Array(nOcc),
       sameWords: new Uint8Array(nOcc),
+      sharedBreadth: new Float64Array(nOcc),
       phrases: new Float64Array(nOcc),
       phraseOcc: new Uint8Array(nOcc),
       cover: new Float64Array(nOcc),
@@ -854,6 +867,7 @@ export class OccupationIndex {
     titleIdfT: [(i) => i.#titleIdfT, (i, v) => i.#titleIdfT = v],
     votePrior: [(i) => i.#votePrior, (i, v) => i.#votePrior = v],
     titleCoded: [(i) => i.#titleCoded, (i, v) => i.#titleCoded = v],
+    titleBreadth: [(i) => i.#titleBreadth, (i, v) => i.#titleBreadth = v],
   };
 
   /** The build steps; yields every few hundred items so a caller can pause between slices. */
@@ -915,6 +929,8 @@ export class OccupationIndex {
     }
     this.#titleText = PackedStrings.from(titleText);
     this.#titleNorm = PackedStrings.from(titleNorm);
+    this.#titleBreadth = titleBreadth(titles, titleNorm, this.#titleOcc);
+    yield;
     let step = 0;
     const pairPostings = new Map<string, Int32Array>();
     for (const [pair, list] of occsOfPair) {
@@ -1663,6 +1679,7 @@ export class OccupationIndex {
     for (const a of [work.titleScore, work.exactOcc, work.phraseOcc, work.cover]) a.fill(0);
     const sameTitle = work.sameTitle.fill(0);
     const sameWords = work.sameWords.fill(0);
+    const sharedBreadth = work.sharedBreadth.fill(0);
     let sharedTitle = 0;
     for (const a of [work.stemCover, work.pairCover, work.scores, work.semantic]) a.fill(0);
     work.agg.fill(0);
@@ -1727,9 +1744,12 @@ export class OccupationIndex {
       ) {
         exactOcc[occ] = 1;
       }
-      if (qCover > 0.999 && tCover > 0.999 && sameWords[occ] === 0) {
-        sameWords[occ] = 1;
-        sharedTitle++;
+      if (qCover > 0.999 && tCover > 0.999) {
+        if (sameWords[occ] === 0) {
+          sameWords[occ] = 1;
+          sharedTitle++;
+        }
+        sharedBreadth[occ] = Math.max(sharedBreadth[occ], this.#titleBreadth[t]);
       }
       // The query has the words of a coded title of the occupation, and no others.
       if (
@@ -1861,7 +1881,9 @@ export class OccupationIndex {
     }
     // Titles several occupations share ("Host", "Assistant Professor", "Cook" once cleaned): the
     // larger occupation is the likelier meaning.
+    // And the one more of O*NET's sources list the title for is its likelier meaning.
     const tieScale = sharedTitle >= 2 ? w.shared_prior : 0;
+    const tieSources = sharedTitle >= 2 ? w.shared_sources : 0;
     for (let p = 0; p < nPool; p++) {
       const occ = pool[p];
       const ctx = contextMax > 0 ? context[occ] / contextMax : 0;
@@ -1877,7 +1899,10 @@ export class OccupationIndex {
         w.stem_cover * fStem +
         w.context * fContext +
         w.semantic * sem +
-        w.prior * this.#prior[occ] + (sameWords[occ] ? tieScale * this.#prior[occ] : 0) +
+        w.prior * this.#prior[occ] +
+        (sameWords[occ]
+          ? tieScale * this.#prior[occ] + tieSources * Math.log(sharedBreadth[occ] || 1)
+          : 0) +
         w.title_agg * fAgg +
         wVote * fVote +
         w.head_occ * fHead +
@@ -2298,6 +2323,33 @@ function countByOcc(occs: number[]): Int32Array {
     else out.push(occ, 1);
   }
   return Int32Array.from(out);
+}
+
+/**
+ * Per title, how many of O*NET's sources list it (as normalised) for its occupation: the distinct
+ * alternate-title source codes ("02,08,10": three), one for a reported title, one for the primary
+ * title; at most 255.
+ */
+export function titleBreadth(
+  titles: readonly IndexTitle[],
+  norms: readonly string[],
+  occs: Int32Array,
+): Uint8Array {
+  const sources = new Map<string, Set<string>>();
+  const keys = titles.map((title, i) => {
+    const key = `${occs[i]} ${norms[i]}`;
+    const set = sources.get(key) ?? new Set<string>();
+    if (title.kind === "primary" || title.kind === "reported") set.add(title.kind);
+    // "alternate_titles:02,08,10" (occupation_titles.source, parts joined by ";"); the other
+    // sources ("reported_titles", "occupation_data") carry no codes: the kind counts for them.
+    for (const part of (title.source ?? "").split(";")) {
+      const codes = /:(.*)$/.exec(part)?.[1] ?? "";
+      for (const code of codes.split(",")) if (code.trim()) set.add(code.trim());
+    }
+    sources.set(key, set);
+    return key;
+  });
+  return Uint8Array.from(keys, (key) => Math.min(255, Math.max(1, sources.get(key)!.size)));
 }
 
 /**
