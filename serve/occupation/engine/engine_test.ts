@@ -42,6 +42,7 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Senior FP&A Analyst", "financial planning and analysis analyst"], // not "FP", a physician
     ["Sonographer Job - $2235/wk", "sonographer"], // weekly pay; "job" without an id
     ["Job Coach", "job coach"],
+    ["Senior MLOps Engineer", "machine learning operations engineer"],
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);

@@ -32,6 +32,8 @@ const ABBREVIATIONS: Record<string, string> = {
   sre: "site reliability engineer",
   dba: "database administrator",
   pm: "project manager",
+  ml: "machine learning",
+  mlops: "machine learning operations",
   mgr: "manager",
   mngr: "manager",
   asst: "assistant",
