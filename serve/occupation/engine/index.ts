@@ -390,6 +390,8 @@ const SAME_TITLE_MIN_TERMS = 2;
 const BARE_ROLE_OCCUPATIONS = 50;
 /** Titles a word must head to count as a role word when cleaning reads "PT" (text.ts). */
 const ROLE_WORD_TITLES = 10;
+/** Titles (or words) between two pauses of the build's slower passes. */
+const SLICE_TITLES = 2048;
 /**
  * Sources of O*NET alternate titles that are coding indexes: the BLS Direct Match Title File
  * (04) and the Census Bureau's Alphabetical Index (06) (occupation_titles.source).
@@ -568,7 +570,7 @@ export class OccupationIndex {
    * words outside brackets ("Heavy Equipment Operator (HEO)": the first three); 0 for others.
    */
   #titleCoded!: Float64Array;
-  /** Per title, how many sources list it for its occupation (compoundSplits' sibling, #build). */
+  /** Per title, how many of O*NET's sources list it for its occupation (titleBreadth). */
   #titleBreadth!: Uint8Array;
   /** Per occupation: 1 for a residual category ("..., All Other"). */
   readonly #residual: Uint8Array;
@@ -580,6 +582,7 @@ export class OccupationIndex {
     sameTitle: Uint8Array;
     /** 1: the query's words are exactly those of one of the occupation's titles (any source). */
     sameWords: Uint8Array;
+    /** Of those titles, the most sources that list one for the occupation (titleBreadth). */
     sharedBreadth: Float64Array;
     /** Title phrases of the description per occupation (#phraseScores). */
     phrases: Float64Array;
@@ -899,10 +902,9 @@ export class OccupationIndex {
     }
     // A word the titles mostly write as two ("Tank Crewmember" beside 42 titles with "Crew
     // Member") is the two words in every title, so that one phrase is one phrase.
-    const splits = compoundSplits(
+    const splits = yield* compoundSplitSteps(
       written.map((terms, i) => ({ terms, group: titles[i].onetCode.slice(0, 2) })),
     );
-    yield;
     for (let i = 0; i < n; i++) {
       const t = titles[i];
       const occ = occIndex.get(t.onetCode)!;
@@ -929,8 +931,7 @@ export class OccupationIndex {
     }
     this.#titleText = PackedStrings.from(titleText);
     this.#titleNorm = PackedStrings.from(titleNorm);
-    this.#titleBreadth = titleBreadth(titles, titleNorm, this.#titleOcc);
-    yield;
+    this.#titleBreadth = yield* titleBreadthSteps(titles, titleNorm, this.#titleOcc);
     let step = 0;
     const pairPostings = new Map<string, Int32Array>();
     for (const [pair, list] of occsOfPair) {
@@ -2335,8 +2336,19 @@ export function titleBreadth(
   norms: readonly string[],
   occs: Int32Array,
 ): Uint8Array {
+  return drain(titleBreadthSteps(titles, norms, occs));
+}
+
+/** titleBreadth in steps: yields every SLICE_TITLES titles (the build runs in slices). */
+function* titleBreadthSteps(
+  titles: readonly IndexTitle[],
+  norms: readonly string[],
+  occs: Int32Array,
+): Generator<void, Uint8Array, void> {
   const sources = new Map<string, Set<string>>();
-  const keys = titles.map((title, i) => {
+  const keys: string[] = new Array(titles.length);
+  for (let i = 0; i < titles.length; i++) {
+    const title = titles[i];
     const key = `${occs[i]} ${norms[i]}`;
     const set = sources.get(key) ?? new Set<string>();
     if (title.kind === "primary" || title.kind === "reported") set.add(title.kind);
@@ -2347,8 +2359,9 @@ export function titleBreadth(
       for (const code of codes.split(",")) if (code.trim()) set.add(code.trim());
     }
     sources.set(key, set);
-    return key;
-  });
+    keys[i] = key;
+    if (i % SLICE_TITLES === SLICE_TITLES - 1) yield;
+  }
   return Uint8Array.from(keys, (key) => Math.min(255, Math.max(1, sources.get(key)!.size)));
 }
 
@@ -2362,6 +2375,13 @@ export function titleBreadth(
 export function compoundSplits(
   titles: { terms: string[]; group: string }[],
 ): Map<string, [string, string]> {
+  return drain(compoundSplitSteps(titles));
+}
+
+/** compoundSplits in steps: yields every SLICE_TITLES titles or words. */
+function* compoundSplitSteps(
+  titles: { terms: string[]; group: string }[],
+): Generator<void, Map<string, [string, string]>, void> {
   const words = new Map<string, { titles: number; groups: Set<string> }>();
   const pairs = new Map<string, { titles: number; groups: Set<string> }>();
   const count = (
@@ -2374,12 +2394,15 @@ export function compoundSplits(
     entry.groups.add(group);
     map.set(key, entry);
   };
+  let step = 0;
   for (const { terms, group } of titles) {
     for (const word of new Set(terms)) count(words, word, group);
     for (const pair of new Set(bigrams(terms))) count(pairs, pair, group);
+    if (++step % SLICE_TITLES === 0) yield;
   }
   const splits = new Map<string, [string, string]>();
   for (const [word, alone] of words) {
+    if (++step % SLICE_TITLES === 0) yield;
     if (word.length < 6 || /[^a-z]/.test(word)) continue;
     let most = alone.titles;
     for (let at = 3; at <= word.length - 3; at++) {
@@ -2392,6 +2415,14 @@ export function compoundSplits(
     }
   }
   return splits;
+}
+
+/** Runs steps to their end without pausing. */
+function drain<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
 }
 
 function bigrams(terms: string[]): string[] {
