@@ -872,13 +872,13 @@ Deno.test("a residual category's name is not an exact title: 'Manager' is not 'M
 });
 
 Deno.test("an owner is ranked as a manager, not with an occupation whose one title is 'Owner'", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const rank = titleRanker(
+    [
       occupation("11-9051.00", "Food Service Managers", "Plan and direct restaurants."),
       occupation("29-1229.03", "Urologists", "Diagnose and treat urinary disorders."),
       occupation("35-2014.00", "Cooks, Restaurant", "Prepare meals in restaurants."),
     ],
-    titles: [
+    [
       indexTitle("11-9051.00", "primary", "Food Service Managers"),
       indexTitle("11-9051.00", "alternate", "Restaurant Manager"),
       indexTitle("29-1229.03", "primary", "Urologists"),
@@ -887,17 +887,14 @@ Deno.test("an owner is ranked as a manager, not with an occupation whose one tit
       indexTitle("35-2014.00", "primary", "Cooks, Restaurant"),
       indexTitle("35-2014.00", "alternate", "Restaurant Cook"),
     ],
-    vectors: null,
-  });
-  const top = (title: string) =>
-    index.rank({ title }, { limit: 3, semantic: false }).results[0]?.onetCode;
-  assert.equal(top("Restaurant Owner"), "11-9051.00");
-  assert.equal(top("Owner, Restaurant"), "11-9051.00");
-  assert.notEqual(top("Owner"), "29-1229.03");
+  );
+  const top = (title: string) => rank(title).results[0];
+  assert.equal(top("Restaurant Owner")?.onetCode, "11-9051.00");
+  assert.equal(top("Owner, Restaurant")?.onetCode, "11-9051.00");
+  assert.notEqual(top("Owner")?.onetCode, "29-1229.03");
   // Read as "restaurant manager", O*NET's title, but the words sent are not a title as such.
-  const first = (title: string) => index.rank({ title }, { limit: 1, semantic: false }).results[0];
-  assert.equal(first("Restaurant Owner").exact, false);
-  assert.equal(first("Restaurant Manager").exact, true);
+  assert.equal(top("Restaurant Owner").exact, false);
+  assert.equal(top("Restaurant Manager").exact, true);
   assert.equal(cleanTitle("Restaurant Owner", flat).reread, true);
   assert.equal(cleanTitle("Restaurant Manager", flat).reread, undefined);
 });
@@ -908,49 +905,39 @@ Deno.test("a bare role word that heads titles in many occupations is not an exac
     { length: 60 },
     (_, i) => `Field${String.fromCharCode(97 + i % 26)}${i}`,
   );
-  const index = new OccupationIndex({
-    occupations: fields.map((field, i) =>
+  const many = titleRanker(
+    fields.map((field, i) =>
       occupation(`17-30${String(i).padStart(2, "0")}.00`, `${field} Technicians`, "Test.")
     ),
-    titles: fields.flatMap((field, i) => {
+    fields.flatMap((field, i) => {
       const code = `17-30${String(i).padStart(2, "0")}.00`;
       return [
         indexTitle(code, "primary", `${field} Technicians`),
         ...(i === 0 ? [indexTitle(code, "alternate", "Technician")] : []),
       ];
     }),
-    vectors: null,
-  });
-  const top = (title: string) => index.rank({ title }, { limit: 3, semantic: false }).results[0];
+  );
+  const top = (title: string) => many(title).results[0];
   assert.equal(top("Technician").onetCode, "17-3000.00", "still ranked first");
   assert.equal(top("Technician").exact, false, "but not reported as an exact title");
   assert.equal(top("Senior Technician").exact, false, "a level word is dropped first");
   assert.equal(top(`${fields[1]} Technician`).exact, true, "a title with its domain is exact");
 
   // With the word heading titles in a few occupations only, the one-word title is exact.
-  const few = new OccupationIndex({
-    occupations: [occupation("17-3023.00", "Electronics Technicians", "Test.")],
-    titles: [
-      indexTitle("17-3023.00", "primary", "Electronics Technicians"),
-      indexTitle("17-3023.00", "alternate", "Technician"),
-    ],
-    vectors: null,
-  });
-  assert.equal(
-    few.rank({ title: "Technician" }, { limit: 1, semantic: false }).results[0].exact,
-    true,
-  );
+  const few = titleRanker([occupation("17-3023.00", "Electronics Technicians", "Test.")], [
+    indexTitle("17-3023.00", "primary", "Electronics Technicians"),
+    indexTitle("17-3023.00", "alternate", "Technician"),
+  ]);
+  assert.equal(few("Technician").results[0].exact, true);
 
   // Nor does a bare role name one occupation when cleaning weighs "A - B": "Technician -
   // Fieldc2" is the qualifier's technician, as "Physician - Neurology" is; with few occupations
   // behind it, the one-word title is the occupation's own and the qualifier its setting.
-  const cleaned = (on: OccupationIndex, title: string) =>
-    on.rank({ title }, { limit: 1, semantic: false }).cleanedTitle;
   assert.equal(
-    cleaned(index, `Technician - ${fields[2]}`),
+    many(`Technician - ${fields[2]}`).cleanedTitle,
     `${fields[2].toLowerCase()} technician`,
   );
-  assert.equal(cleaned(few, "Technician - Summer Camp"), "technician");
+  assert.equal(few("Technician - Summer Camp").cleanedTitle, "technician");
 });
 
 Deno.test("cleanTitle reads PT as part time beside another role, else as a physical therapist", () => {
@@ -988,8 +975,8 @@ Deno.test("compoundSplits: a word the titles of more groups write as two is spli
 });
 
 Deno.test("a restaurant crewmember is a crew member of a restaurant, a tank crewmember a soldier", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const rank = titleRanker(
+    [
       occupation("35-3023.00", "Fast Food and Counter Workers", "Serve fast food."),
       occupation("47-2071.00", "Paving Equipment Operators", "Operate paving machines."),
       occupation("35-2014.00", "Cooks, Restaurant", "Prepare meals in restaurants."),
@@ -997,7 +984,7 @@ Deno.test("a restaurant crewmember is a crew member of a restaurant, a tank crew
       occupation("55-3014.00", "Artillery and Missile Crew Members", "Operate artillery."),
       occupation("55-3013.00", "Armored Assault Vehicle Crew Members", "Operate tanks."),
     ],
-    titles: [
+    [
       indexTitle("35-3023.00", "primary", "Fast Food and Counter Workers"),
       indexTitle("35-3023.00", "alternate", "Crew Member"),
       indexTitle("35-3023.00", "alternate", "Fast Food Restaurant Worker"),
@@ -1014,10 +1001,8 @@ Deno.test("a restaurant crewmember is a crew member of a restaurant, a tank crew
       indexTitle("55-3013.00", "primary", "Armored Assault Vehicle Crew Members"),
       indexTitle("55-3013.00", "alternate", "Tank Crewmember"),
     ],
-    vectors: null,
-  });
-  const top = (title: string) =>
-    index.rank({ title }, { limit: 2, semantic: false }).results[0]?.onetCode;
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
   assert.equal(top("Restaurant Crewmember"), "35-3023.00");
   assert.equal(top("Restaurant Crewmember - Morning Shift"), "35-3023.00");
   assert.equal(top("Tank Crewmember"), "55-3013.00");
