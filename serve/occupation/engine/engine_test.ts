@@ -43,6 +43,12 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Sonographer Job - $2235/wk", "sonographer"], // weekly pay; "job" without an id
     ["Job Coach", "job coach"],
     ["Senior MLOps Engineer", "machine learning operations engineer"],
+    ["AP Specialist", "accounts payable specialist"], // not O*NET's "AP BD+C", an architect's
+    ["Billing Representative (A/R)", "billing representative accounts receivable"],
+    ["Accounting Analyst (AP/AR)", "accounting analyst accounts payable and receivable"],
+    ["AR Clerk", "accounts receivable clerk"],
+    ["AP Biology Teacher", "ap biology teacher"], // advanced placement: no ledger role after it
+    ["O&M Technician", "operations and maintenance technician"],
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);

@@ -182,12 +182,27 @@ const NOISE_PHRASES: RegExp[] = [
   /\bco[\s-]?op\b/g,
 ];
 
+/** Accounting roles an "AP" or "AR" before them is accounts payable or receivable for. */
+const LEDGER_ROLES =
+  "(?=\\s+(?:clerk|specialist|analyst|associate|coordinator|processor|accountant|representative|" +
+  "supervisor|manager|lead|team)\\b)";
+
 /**
- * Phrases written out before matching: "FP&A" (financial planning and analysis, folded to "fp and
- * a") took "Director of FP&A" to the family medicine physicians ("FP").
+ * Phrases written out before matching, as O*NET writes them: "FP&A" (financial planning and
+ * analysis, folded to "fp and a") took "Director of FP&A" to the family medicine physicians ("FP");
+ * "AP Specialist" went to the landscape architects through O*NET's "AP BD+C" and "Billing
+ * Representative (A/R)" to the office supervisors. "R&D" and "M&A" written out moved as many real
+ * titles for the worse as for the better (research and development managers took R&D engineers),
+ * and "P&C" written out took "P&C Actuary" to the claims adjusters: they are left as they are.
  */
 const PHRASES: [RegExp, string][] = [
   [/\bfp\s+and\s+a\b/g, "financial planning and analysis"],
+  [/\bo\s+and\s+m\b/g, "operations and maintenance"],
+  [/\bap\s*(?:\/|and)\s*ar\b|\bar\s*(?:\/|and)\s*ap\b/g, "accounts payable and receivable"],
+  [/\ba\/p\b/g, "accounts payable"],
+  [/\ba\/r\b/g, "accounts receivable"],
+  [new RegExp(`\\bap${LEDGER_ROLES}`, "g"), "accounts payable"],
+  [new RegExp(`\\bar${LEDGER_ROLES}`, "g"), "accounts receivable"],
 ];
 
 /** Two-letter US state and territory codes, to spot "City, ST" locations. */
