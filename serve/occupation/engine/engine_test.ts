@@ -49,6 +49,10 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["AR Clerk", "accounts receivable clerk"],
     ["AP Biology Teacher", "ap biology teacher"], // advanced placement: no ledger role after it
     ["O&M Technician", "operations and maintenance technician"],
+    ["Developer Internship [unpaid]", "developer"], // a work term, as a co-op is
+    ["Internship Coordinator", "internship coordinator"], // a counselor's title
+    ["Internship", "internship"], // nothing else to read
+    ["Phlebotomist (Paid Training)", "phlebotomist"],
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);

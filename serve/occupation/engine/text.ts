@@ -158,6 +158,7 @@ const NOISE_WORDS = new Set([
   "temp",
   "temporary",
   "seasonal",
+  "unpaid",
   "usa",
   "us",
 ]);
@@ -172,6 +173,7 @@ const NOISE_PHRASES: RegExp[] = [
   /\bwork\s+from\s+home\b/g,
   /\bsign[\s-]*on\s+bonus\b/g,
   /\bentry[\s-]+level\b/g,
+  /\bpaid\s+training\b|\btraining\s+provided\b/g,
   /\b(?:1st|2nd|3rd|first|second|third|day|night|evening|swing)\s+shift\b/g,
   /\bclass\s+[abc]\b/g,
   // An id has a digit: "Job ID 20391", "Req #48213", "Job-A123"; "Nurse Job - $2037/wk" has none.
@@ -180,6 +182,9 @@ const NOISE_PHRASES: RegExp[] = [
   // A co-op is a student's work term, coded by the work as an internship is; O*NET's "CO Op"
   // (Central Office Operator) took every "Engineering Co-Op" to the telephone operators.
   /\bco[\s-]?op\b/g,
+  // So is an internship after the work's words ("Developer Internship" went to the counselors
+  // through their "Internship Coordinator"), unless the title is a role of the program.
+  /(?<=\b[a-z]{2,}\s+)internships?\b(?!\s+(?:coordinator|manager|director|specialist|program|advisor|supervisor|liaison|recruiter|lead)\b)/g,
 ];
 
 /** Accounting roles an "AP" or "AR" before them is accounts payable or receivable for. */
