@@ -53,6 +53,9 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Internship Coordinator", "internship coordinator"], // a counselor's title
     ["Internship", "internship"], // nothing else to read
     ["Phlebotomist (Paid Training)", "phlebotomist"],
+    ["Executive Assistant to the President and CEO", "executive assistant"], // not the CEO
+    ["Assistant to the Director", "executive assistant"],
+    ["Physician Assistant to Neurology Practice", "physician assistant"],
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);

@@ -210,6 +210,17 @@ const PHRASES: [RegExp, string][] = [
   [new RegExp(`\\bar${LEDGER_ROLES}`, "g"), "accounts receivable"],
 ];
 
+/**
+ * Whom an assistant assists is not the occupation: "Executive Assistant to the CEO" is an
+ * executive secretary, not a chief executive (10 of the 23 LinkedIn titles so written went to the
+ * chief executives). The words after "assistant to", "secretary to" or "aide to" are dropped, and
+ * an assistant to someone with no other word ("Assistant to the Director", "Special Assistant to
+ * CEO") is an executive assistant (alone, "assistant" went to the medical assistants and "special
+ * assistant" to the special education teaching assistants).
+ */
+const PRINCIPAL = /\b(assistant|secretary|aide)\s+to\s+\S.*$/;
+const PRINCIPAL_ONLY = /(^|[-–—|:(,]\s*)(?:special\s+)?assistant\s+to\s+\S.*$/;
+
 /** Two-letter US state and territory codes, to spot "City, ST" locations. */
 const STATES = new Set(
   ("al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj " +
@@ -327,6 +338,7 @@ export function cleanTitle(
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
   for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
   for (const [phrase, written] of PHRASES) text = text.replace(phrase, written);
+  text = text.replace(PRINCIPAL_ONLY, "$1executive assistant").replace(PRINCIPAL, "$1");
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
