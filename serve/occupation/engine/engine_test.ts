@@ -56,6 +56,11 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Executive Assistant to the President and CEO", "executive assistant"], // not the CEO
     ["Assistant to the Director", "executive assistant"],
     ["Physician Assistant to Neurology Practice", "physician assistant"],
+    ["Customer Service Clerk, $16.50 hr", "customer service clerk"], // "hr" is the pay's hour
+    ["Cashier $19.61 Per Hour", "cashier"],
+    ["Nursing Assistant - 7:00 AM - 7:00 PM", "nursing assistant"], // not a project manager
+    ["Bartender PM Shift", "bartender"],
+    ["Sr Analyst, F,P, & A", "financial planning and analysis analyst"],
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);

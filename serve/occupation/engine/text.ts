@@ -174,11 +174,14 @@ const NOISE_PHRASES: RegExp[] = [
   /\bsign[\s-]*on\s+bonus\b/g,
   /\bentry[\s-]+level\b/g,
   /\bpaid\s+training\b|\btraining\s+provided\b/g,
-  /\b(?:1st|2nd|3rd|first|second|third|day|night|evening|swing)\s+shift\b/g,
+  /\b(?:1st|2nd|3rd|first|second|third|day|night|evening|swing|am|pm)\s+shifts?\b/g,
   /\bclass\s+[abc]\b/g,
   // An id has a digit: "Job ID 20391", "Req #48213", "Job-A123"; "Nurse Job - $2037/wk" has none.
   /\b(?:req|requisition|job|position)(?:\s*(?:id|no|number|#))?\s*[:#]?\s*(?=[a-z-]*\d)[a-z]*[-\d][\w-]*/g,
-  /\$[\d,.]+\s*(?:k|\/\s*(?:hr|hour|wk|week|mo|month|year|yr))?/g,
+  // Pay: "$2037/wk", "$16.50 hr" ("hr" alone was read as human resources), "$19.61 Per Hour".
+  /\$[\d,.]+\s*(?:k\b|(?:\/|per\b|an?\b)?\s*(?:hr|hour|hourly|wk|week|mo|month|year|yr)\b)?/g,
+  // Clock times: "7:00 PM" was read as a project manager, "(2pm-10pm)".
+  /\b\d{1,2}(?::?\d{2})?\s*(?:am|pm)\b/g,
   // A co-op is a student's work term, coded by the work as an internship is; O*NET's "CO Op"
   // (Central Office Operator) took every "Engineering Co-Op" to the telephone operators.
   /\bco[\s-]?op\b/g,
@@ -201,7 +204,7 @@ const LEDGER_ROLES =
  * and "P&C" written out took "P&C Actuary" to the claims adjusters: they are left as they are.
  */
 const PHRASES: [RegExp, string][] = [
-  [/\bfp\s+and\s+a\b/g, "financial planning and analysis"],
+  [/\bf\s*[,.]?\s*p\s*[,.]?\s+and\s+a\b/g, "financial planning and analysis"],
   [/\bo\s+and\s+m\b/g, "operations and maintenance"],
   [/\bap\s*(?:\/|and)\s*ar\b|\bar\s*(?:\/|and)\s*ap\b/g, "accounts payable and receivable"],
   [/\ba\/p\b/g, "accounts payable"],
