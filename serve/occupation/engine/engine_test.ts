@@ -61,6 +61,11 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Nursing Assistant - 7:00 AM - 7:00 PM", "nursing assistant"], // not a project manager
     ["Bartender PM Shift", "bartender"],
     ["Sr Analyst, F,P, & A", "financial planning and analysis analyst"],
+    ["Mig Welder - Pay Starts $ $19.76/hour", "mig welder"], // not a preschool's Head Start
+    [
+      "Surgical Tech job in Dallas, TX - Make $2602 to $2791/wk",
+      "surgical technician job in dallas",
+    ],
   ];
   for (const [raw, want] of cases) {
     assert.equal(cleanTitle(raw, flat).text, want, raw);
@@ -915,6 +920,29 @@ Deno.test("an owner is ranked as a manager, not with an occupation whose one tit
   assert.equal(top("Restaurant Manager").exact, true);
   assert.equal(cleanTitle("Restaurant Owner", flat).reread, true);
   assert.equal(cleanTitle("Restaurant Manager", flat).reread, undefined);
+});
+
+Deno.test("'principal' inside a title is a rank unless it makes a title phrase", () => {
+  const rank = titleRanker(
+    [
+      occupation("11-9032.00", "Education Administrators", "Direct schools."),
+      occupation("17-2112.03", "Manufacturing Engineers", "Design manufacturing processes."),
+    ],
+    [
+      indexTitle("11-9032.00", "primary", "Education Administrators"),
+      indexTitle("11-9032.00", "alternate", "Principal"),
+      indexTitle("11-9032.00", "alternate", "Assistant Principal"),
+      indexTitle("17-2112.03", "primary", "Manufacturing Engineers"),
+      indexTitle("17-2112.03", "alternate", "Manufacturing Engineer"),
+    ],
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
+  // Without the rule the bare "Principal" title took both.
+  assert.equal(top("Engineer Principal"), "17-2112.03");
+  assert.equal(top("Senior Engineer / Principal Engineer"), "17-2112.03");
+  assert.equal(rank("Manufacturing Engineer Principal").cleanedTitle, "manufacturing engineer");
+  assert.equal(top("Assistant Principal"), "11-9032.00");
+  assert.equal(top("Principal"), "11-9032.00");
 });
 
 Deno.test("a bare role word that heads titles in many occupations is not an exact title", () => {

@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "32";
+export const RANKER_VERSION = "34";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1510,9 +1510,20 @@ export class OccupationIndex {
    */
   #withoutRank(text: string): string {
     const space = text.indexOf(" ");
-    if (space < 0 || !RANK_WORDS.has(text.slice(0, space))) return text;
+    if (space < 0) return text;
+    const first = text.slice(0, space);
     const rest = text.slice(space + 1);
-    return this.#isPhrase(text.slice(0, space), rest.split(" ")[0]) ? text : rest;
+    const led = RANK_WORDS.has(first) && !this.#isPhrase(first, rest.split(" ")[0]) ? rest : text;
+    // "Principal" elsewhere is a rank too ("Manufacturing Engineer Principal", "Senior Sci/
+    // Principal Scientist" went to the school principals), unless it makes a title phrase with a
+    // neighbour ("Assistant Principal", "High School Principal").
+    if (!led.includes("principal")) return led;
+    const words = led.split(" ");
+    const kept = words.filter((word, i) =>
+      word !== "principal" || this.#isPhrase(words[i - 1], word) ||
+      this.#isPhrase(word, words[i + 1])
+    );
+    return kept.length === words.length || kept.length === 0 ? led : kept.join(" ");
   }
 
   /**

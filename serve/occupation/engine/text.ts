@@ -178,8 +178,10 @@ const NOISE_PHRASES: RegExp[] = [
   /\bclass\s+[abc]\b/g,
   // An id has a digit: "Job ID 20391", "Req #48213", "Job-A123"; "Nurse Job - $2037/wk" has none.
   /\b(?:req|requisition|job|position)(?:\s*(?:id|no|number|#))?\s*[:#]?\s*(?=[a-z-]*\d)[a-z]*[-\d][\w-]*/g,
-  // Pay: "$2037/wk", "$16.50 hr" ("hr" alone was read as human resources), "$19.61 Per Hour".
-  /\$[\d,.]+\s*(?:k\b|(?:\/|per\b|an?\b)?\s*(?:hr|hour|hourly|wk|week|mo|month|year|yr)\b)?/g,
+  // Pay: "$2037/wk", "$16.50 hr" ("hr" alone was read as human resources), "$19.61 Per Hour", a
+  // range ("Make $2602 to $2791/wk") and the words that lead to it ("Pay Starts $ $19.76/hour"
+  // was read as "pay starts", a preschool's Head Start).
+  /(?:\b(?:make|earn|earning|starting|starts?|pay|is|rate|range|up\s+to|at|from)\s+)*\$\s*\$?[\d,.]+(?:\s*(?:-|–|to)\s*\$?[\d,.]+)?\s*(?:k\b|(?:\/|per\b|an?\b)?\s*(?:hr|hour|hourly|wk|week|mo|month|year|yr)\b)?/g,
   // Clock times: "7:00 PM" was read as a project manager, "(2pm-10pm)".
   /\b\d{1,2}(?::?\d{2})?\s*(?:am|pm)\b/g,
   // A co-op is a student's work term, coded by the work as an internship is; O*NET's "CO Op"
