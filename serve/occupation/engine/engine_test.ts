@@ -62,6 +62,9 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Bartender PM Shift", "bartender"],
     ["Sr Analyst, F,P, & A", "financial planning and analysis analyst"],
     ["Mig Welder - Pay Starts $ $19.76/hour", "mig welder"], // not a preschool's Head Start
+    ["Power Apps Developer", "power applications developer"],
+    ["Mobile App Tester", "mobile application tester"],
+    ["Hospitalist APP", "hospitalist app"], // an advanced practice provider
     [
       "Surgical Tech job in Dallas, TX - Make $2602 to $2791/wk",
       "surgical technician job in dallas",

@@ -344,6 +344,11 @@ export function cleanTitle(
   for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
   for (const [phrase, written] of PHRASES) text = text.replace(phrase, written);
   text = text.replace(PRINCIPAL_ONLY, "$1executive assistant").replace(PRINCIPAL, "$1");
+  // "Apps" and "App" written so are applications ("Oracle Apps", "Cash App", "Mobile App"); "APP"
+  // in capitals is also an advanced practice provider, O*NET's title of psychiatric nurses, which
+  // took "Oracle Apps Finance Consultant" and "Training Specialist, Cash App".
+  text = text.replace(/\bapps\b/g, "applications");
+  if (/\b(?:App|app)\b/.test(raw)) text = text.replace(/\bapp\b/g, "application");
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
