@@ -65,6 +65,9 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Power Apps Developer", "power applications developer"],
     ["Mobile App Tester", "mobile application tester"],
     ["Hospitalist APP", "hospitalist app"], // an advanced practice provider
+    ["SAP FICO Consultant", "erp fico consultant"], // not O*NET's maple "Sap Gatherer"
+    ["Sap Gatherer", "sap gatherer"],
+    ["ServiceNow Developer", "information technology developer"], // not a serviceman
     [
       "Surgical Tech job in Dallas, TX - Make $2602 to $2791/wk",
       "surgical technician job in dallas",

@@ -349,6 +349,14 @@ export function cleanTitle(
   // took "Oracle Apps Finance Consultant" and "Training Specialist, Cash App".
   text = text.replace(/\bapps\b/g, "applications");
   if (/\b(?:App|app)\b/.test(raw)) text = text.replace(/\bapp\b/g, "application");
+  // Enterprise software a title names: "SAP" in capitals is the ERP system, not O*NET's maple
+  // "Sap Gatherer" (12 "SAP ..." titles went to the forest workers), and "ServiceNow" is an IT
+  // platform, not a "serviceman" (11 went to the elevator installers).
+  if (/\bSAP\b/.test(raw)) text = text.replace(/\bsap\b/g, "erp");
+  text = text.replace(
+    /\bservicenow\b|(?<!\bcustomer\s+)\bservice\s+now\b(?!\s+hiring)/g,
+    "information technology",
+  );
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
