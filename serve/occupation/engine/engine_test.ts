@@ -67,6 +67,7 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Hospitalist APP", "hospitalist app"], // an advanced practice provider
     ["SAP FICO Consultant", "erp fico consultant"], // not O*NET's maple "Sap Gatherer"
     ["Sap Gatherer", "sap gatherer"],
+    ["Workday Integration Consultant", "erp integration consultant"],
     ["ServiceNow Developer", "information technology developer"], // not a serviceman
     [
       "Surgical Tech job in Dallas, TX - Make $2602 to $2791/wk",

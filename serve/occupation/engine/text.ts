@@ -350,9 +350,11 @@ export function cleanTitle(
   text = text.replace(/\bapps\b/g, "applications");
   if (/\b(?:App|app)\b/.test(raw)) text = text.replace(/\bapp\b/g, "application");
   // Enterprise software a title names: "SAP" in capitals is the ERP system, not O*NET's maple
-  // "Sap Gatherer" (12 "SAP ..." titles went to the forest workers), and "ServiceNow" is an IT
-  // platform, not a "serviceman" (11 went to the elevator installers).
+  // "Sap Gatherer" (12 "SAP ..." titles went to the forest workers), and so are Workday, Oracle,
+  // NetSuite, PeopleSoft and Guidewire ("Workday Consultant" went to the social workers);
+  // "ServiceNow" is an IT platform, not a "serviceman" (11 went to the elevator installers).
   if (/\bSAP\b/.test(raw)) text = text.replace(/\bsap\b/g, "erp");
+  text = text.replace(/\b(?:workday|oracle|netsuite|peoplesoft|guidewire)\b/g, "erp");
   text = text.replace(
     /\bservicenow\b|(?<!\bcustomer\s+)\bservice\s+now\b(?!\s+hiring)/g,
     "information technology",
