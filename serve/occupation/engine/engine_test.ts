@@ -68,6 +68,8 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["SAP FICO Consultant", "erp fico consultant"], // not O*NET's maple "Sap Gatherer"
     ["Sap Gatherer", "sap gatherer"],
     ["Workday Integration Consultant", "erp integration consultant"],
+    ["Epic ClinDoc Analyst", "ehr clindoc analyst"], // the health record system
+    ["Producer, Entertainment Events - EPIC Universe", "entertainment events producer"],
     ["ServiceNow Developer", "information technology developer"], // not a serviceman
     [
       "Surgical Tech job in Dallas, TX - Make $2602 to $2791/wk",

@@ -355,6 +355,9 @@ export function cleanTitle(
   // "ServiceNow" is an IT platform, not a "serviceman" (11 went to the elevator installers).
   if (/\bSAP\b/.test(raw)) text = text.replace(/\bsap\b/g, "erp");
   text = text.replace(/\b(?:workday|oracle|netsuite|peoplesoft|guidewire)\b/g, "erp");
+  // "Epic" is the health record system ("Epic Analyst Certified Beaker" went to the training
+  // specialists through O*NET's "Certified EPIC Trainer"), not Universal's "Epic Universe".
+  text = text.replace(/\bepic\b(?!\s+universe\b)/g, "ehr");
   text = text.replace(
     /\bservicenow\b|(?<!\bcustomer\s+)\bservice\s+now\b(?!\s+hiring)/g,
     "information technology",
