@@ -226,6 +226,32 @@ const PHRASES: [RegExp, string][] = [
 const PRINCIPAL = /\b(assistant|secretary|aide)\s+to\s+\S.*$/;
 const PRINCIPAL_ONLY = /(^|[-–—|:(,]\s*)(?:special\s+)?assistant\s+to\s+\S.*$/;
 
+/**
+ * Software a title names, read as the kind of system it is (folded text; `raw` keeps the case some
+ * names are told apart by):
+ * - "Apps" and "App" written so are applications ("Oracle Apps", "Cash App", "Mobile App"); "APP"
+ *   in capitals is also an advanced practice provider, O*NET's title of psychiatric nurses, which
+ *   took "Oracle Apps Finance Consultant" and "Training Specialist, Cash App";
+ * - "SAP" in capitals is the ERP system, not O*NET's maple "Sap Gatherer" (12 "SAP ..." titles went
+ *   to the forest workers), and so are Workday, Oracle, NetSuite, PeopleSoft and Guidewire
+ *   ("Workday Consultant" went to the social workers);
+ * - "Epic" is the health record system ("Epic Analyst Certified Beaker" went to the training
+ *   specialists through O*NET's "Certified EPIC Trainer"), not Universal's "Epic Universe";
+ * - "ServiceNow" is an IT platform, not a "serviceman" (11 went to the elevator installers).
+ */
+function softwareNames(text: string, raw: string): string {
+  text = text.replace(/\bapps\b/g, "applications");
+  if (/\b(?:App|app)\b/.test(raw)) text = text.replace(/\bapp\b/g, "application");
+  if (/\bSAP\b/.test(raw)) text = text.replace(/\bsap\b/g, "erp");
+  return text
+    .replace(/\b(?:workday|oracle|netsuite|peoplesoft|guidewire)\b/g, "erp")
+    .replace(/\bepic\b(?!\s+universe\b)/g, "ehr")
+    .replace(
+      /\bservicenow\b|(?<!\bcustomer\s+)\bservice\s+now\b(?!\s+hiring)/g,
+      "information technology",
+    );
+}
+
 /** Two-letter US state and territory codes, to spot "City, ST" locations. */
 const STATES = new Set(
   ("al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj " +
@@ -344,24 +370,7 @@ export function cleanTitle(
   for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
   for (const [phrase, written] of PHRASES) text = text.replace(phrase, written);
   text = text.replace(PRINCIPAL_ONLY, "$1executive assistant").replace(PRINCIPAL, "$1");
-  // "Apps" and "App" written so are applications ("Oracle Apps", "Cash App", "Mobile App"); "APP"
-  // in capitals is also an advanced practice provider, O*NET's title of psychiatric nurses, which
-  // took "Oracle Apps Finance Consultant" and "Training Specialist, Cash App".
-  text = text.replace(/\bapps\b/g, "applications");
-  if (/\b(?:App|app)\b/.test(raw)) text = text.replace(/\bapp\b/g, "application");
-  // Enterprise software a title names: "SAP" in capitals is the ERP system, not O*NET's maple
-  // "Sap Gatherer" (12 "SAP ..." titles went to the forest workers), and so are Workday, Oracle,
-  // NetSuite, PeopleSoft and Guidewire ("Workday Consultant" went to the social workers);
-  // "ServiceNow" is an IT platform, not a "serviceman" (11 went to the elevator installers).
-  if (/\bSAP\b/.test(raw)) text = text.replace(/\bsap\b/g, "erp");
-  text = text.replace(/\b(?:workday|oracle|netsuite|peoplesoft|guidewire)\b/g, "erp");
-  // "Epic" is the health record system ("Epic Analyst Certified Beaker" went to the training
-  // specialists through O*NET's "Certified EPIC Trainer"), not Universal's "Epic Universe".
-  text = text.replace(/\bepic\b(?!\s+universe\b)/g, "ehr");
-  text = text.replace(
-    /\bservicenow\b|(?<!\bcustomer\s+)\bservice\s+now\b(?!\s+hiring)/g,
-    "information technology",
-  );
+  text = softwareNames(text, raw);
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
