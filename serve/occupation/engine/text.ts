@@ -223,8 +223,8 @@ const PHRASES: [RegExp, string][] = [
  * CEO") is an executive assistant (alone, "assistant" went to the medical assistants and "special
  * assistant" to the special education teaching assistants).
  */
-const PRINCIPAL = /\b(assistant|secretary|aide)\s+to\s+\S.*$/;
-const PRINCIPAL_ONLY = /(^|[-–—|:(,]\s*)(?:special\s+)?assistant\s+to\s+\S.*$/;
+const ASSISTED = /\b(assistant|secretary|aide)\s+to\s+\S.*$/;
+const ASSISTED_ALONE = /(^|[-–—|:(,]\s*)(?:special\s+)?assistant\s+to\s+\S.*$/;
 
 /**
  * Software a title names, read as the kind of system it is (folded text; `raw` keeps the case some
@@ -369,7 +369,7 @@ export function cleanTitle(
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
   for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
   for (const [phrase, written] of PHRASES) text = text.replace(phrase, written);
-  text = text.replace(PRINCIPAL_ONLY, "$1executive assistant").replace(PRINCIPAL, "$1");
+  text = text.replace(ASSISTED_ALONE, "$1executive assistant").replace(ASSISTED, "$1");
   text = softwareNames(text, raw);
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
