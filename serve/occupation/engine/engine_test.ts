@@ -954,6 +954,37 @@ Deno.test("'principal' inside a title is a rank unless it makes a title phrase",
   assert.equal(top("Principal"), "11-9032.00");
 });
 
+Deno.test("'lead' after a title's first word is a role, not the metal, unless it makes a title phrase", () => {
+  const rank = titleRanker(
+    [
+      occupation("51-9199.00", "Production Workers, All Other", "Tend machines."),
+      occupation("51-4051.00", "Metal-Refining Furnace Operators and Tenders", "Refine metal."),
+      occupation("51-9021.00", "Crushing, Grinding, and Polishing Machine Operators", "Grind."),
+      occupation("15-1254.00", "Web Developers", "Develop web sites."),
+      occupation("51-1011.00", "First-Line Supervisors of Production Workers", "Supervise."),
+    ],
+    [
+      indexTitle("51-9199.00", "primary", "Production Workers, All Other"),
+      indexTitle("51-9199.00", "alternate", "Lead Setter"),
+      indexTitle("51-4051.00", "primary", "Metal-Refining Furnace Operators and Tenders"),
+      indexTitle("51-4051.00", "alternate", "Lead Refiner"),
+      indexTitle("51-9021.00", "primary", "Crushing, Grinding, and Polishing Machine Operators"),
+      indexTitle("51-9021.00", "alternate", "White Lead Grinder"),
+      indexTitle("15-1254.00", "primary", "Web Developers"),
+      indexTitle("15-1254.00", "alternate", "React Developer"),
+      indexTitle("51-1011.00", "primary", "First-Line Supervisors of Production Workers"),
+      indexTitle("51-1011.00", "alternate", "Production Team Leader"),
+    ],
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
+  // Without the rule "Lead Setter" took the first two (the query's rarest word, in a short title).
+  assert.equal(top("React Lead"), "15-1254.00");
+  assert.equal(top("Production Lead"), "51-1011.00", "read as O*NET's leaders");
+  // The metal, where the index has it in a phrase with a neighbour.
+  assert.equal(top("White Lead Grinder"), "51-9021.00");
+  assert.equal(top("Lead Refiner"), "51-4051.00");
+});
+
 Deno.test("a bare role word that heads titles in many occupations is not an exact title", () => {
   // "Technician": a title of one occupation in O*NET, the role of titles in 348.
   const fields = Array.from(

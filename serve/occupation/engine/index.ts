@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "38";
+export const RANKER_VERSION = "39";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1467,6 +1467,23 @@ export class OccupationIndex {
   }
 
   /** Whether two words, as index terms, stand next to each other in some title of the index. */
+  /**
+   * "Lead" after a title's first word ("Production Lead", "Technical Lead", "Retail Team Lead")
+   * is a role, unless it makes a title phrase with a neighbour ("White Lead Grinder"): O*NET's
+   * titles with the word are nearly all of the metal ("Lead Setter", "Lead Refiner"), and they
+   * took such titles to the production workers. "Team lead" is a role too (O*NET's one team
+   * lead is an instructional coordinator's).
+   */
+  #leadAsRole(text: string): "lead" | "team lead" | null {
+    const words = text.split(" ");
+    const at = words.indexOf("lead", 1);
+    if (at < 0) return null;
+    if (words[at - 1] === "team") return "team lead";
+    return this.#isPhrase(words[at - 1], "lead") || this.#isPhrase("lead", words[at + 1])
+      ? null
+      : "lead";
+  }
+
   #isPhrase(a: string | undefined, b: string | undefined): boolean {
     if (!a || !b) return false;
     const pair = indexTerms(`${a} ${b}`);
@@ -1628,6 +1645,12 @@ export class OccupationIndex {
       ? "manager"
       : null;
     const qHeadId = qHead === "" ? -2 : this.#headIds.get(qHead) ?? -2;
+    const leadRole = this.#leadAsRole(cleaned.text);
+    // The words the title postings are read for: a lead as a role is not the metal, nor is a team
+    // lead's team O*NET's "Team Physician" or "Team Assembler".
+    const titleTerms = leadRole === null
+      ? qTerms
+      : qTerms.filter((t) => t !== "lead" && (leadRole !== "team lead" || t !== "team"));
     // A hierarchy word as the head ("technology lead", "bakery supervisor") is the role
     // channel's to read.
     const occHeadId = Object.hasOwn(ROLE_WORDS, qHead) ? -2 : qHeadId;
@@ -1672,7 +1695,7 @@ export class OccupationIndex {
     const rec = this.#titleRec;
     const touched = this.#touched;
     let nTouched = 0;
-    for (const term of qTerms) {
+    for (const term of titleTerms) {
       const id = this.#terms.get(term);
       if (id === undefined) continue;
       const w = this.#titleIdf[id];
@@ -1778,7 +1801,7 @@ export class OccupationIndex {
     // that occupations known by many titles should not be penalised).
     const cover = work.cover;
     const k = this.#w.k_titles;
-    for (const term of qTerms) {
+    for (const term of titleTerms) {
       const id = this.#terms.get(term);
       if (id === undefined) continue;
       const w = this.#titleIdf[id];
@@ -1792,8 +1815,13 @@ export class OccupationIndex {
     // Word families: a query word whose stem the occupation's titles share ("accounting" and
     // "accountant"), for occupations the word itself did not reach.
     const stemCover = work.stemCover;
+    // A lead as a role reads as the leaders of O*NET's titles ("Shift Leader", "Crew Leader").
+    const leaderId = leadRole === null ? undefined : this.#terms.get("leader");
+    const leaders = leaderId === undefined ? undefined : this.#occPostings.at(leaderId);
     for (const term of qTerms) {
-      const list = this.#stemPostings.get(stem(term));
+      const list = leadRole !== null && term === "lead"
+        ? leaders
+        : this.#stemPostings.get(stem(term));
       if (!list) continue;
       const w = this.idf(term);
       for (let i = 0; i < list.length; i += 2) {
@@ -1801,7 +1829,9 @@ export class OccupationIndex {
         stemCover[list[i]] += w * (count * (1 + k)) / (count + k) / (1 + k);
       }
     }
-    const pairs = [...new Set(bigrams(allTerms))];
+    const pairs = [...new Set(bigrams(allTerms))].filter((p) =>
+      leadRole === null || !/\blead\b/.test(p)
+    );
     const pairCover = work.pairCover;
     for (const pair of pairs) {
       const list = this.#pairPostings.get(pair);
