@@ -18,7 +18,7 @@ import { closePlatform, createPlatform, publicBaseUrl } from "./platform/mod.ts"
 import { fileTransport, smtpTransport } from "./email/mailer.ts";
 import { OutboxSender } from "./email/outbox.ts";
 import { PurgeTimer } from "./platform/purge.ts";
-import { collectGarbage } from "./memory.ts";
+import { collectGarbage, MemoryTrimmer } from "./memory.ts";
 
 let config: Config;
 try {
@@ -120,6 +120,15 @@ const purgeTimer = new PurgeTimer(database.db, logger, {
 });
 purgeTimer.start();
 
+const trimmer = new MemoryTrimmer(config.MEMORY_TRIM_MS, config.MEMORY_TRIM_STEP_MB * 1048576);
+if (config.MEMORY_TRIM_MS > 0) {
+  logger.info("memory trim", {
+    on: trimmer.start(),
+    interval_ms: config.MEMORY_TRIM_MS,
+    step_mb: config.MEMORY_TRIM_STEP_MB,
+  });
+}
+
 const app = createApp({ config, database, artifacts, logger, platform });
 const server = Deno.serve(
   {
@@ -145,6 +154,10 @@ async function shutdown(signal: string): Promise<void> {
   await Promise.race([server.shutdown(), grace]);
   await closePlatform(platform); // writes buffered usage records
   await purgeTimer.stop();
+  trimmer.stop();
+  if (trimmer.stats.trims > 0) {
+    logger.info("memory trimmed", { trims: trimmer.stats.trims, ms: Math.round(trimmer.stats.ms) });
+  }
   await outbox.stop();
   await transport.close();
   await artifacts.close();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { collectGarbage } from "./memory.ts";
+import { collectGarbage, MemoryTrimmer, openMallocTrim } from "./memory.ts";
 
 const MODULE = new URL("./memory.ts", import.meta.url).href;
 
@@ -23,4 +23,52 @@ Deno.test("collectGarbage runs a full collection only where V8 exposes gc", asyn
   assert.equal(await typeUnder([]), "object");
   // `deno task serve` passes it: the collection runs and reports its milliseconds.
   assert.equal(await typeUnder(["--v8-flags=--expose-gc"]), "number");
+});
+
+Deno.test("MemoryTrimmer trims only when RSS has grown by its step since the last trim", () => {
+  let rss = 300;
+  const trims: number[] = [];
+  const trimmer = new MemoryTrimmer(250, 16, {
+    rss: () => rss,
+    trim: () => {
+      trims.push(rss);
+      rss -= 20; // what the allocator hands back
+      return 1;
+    },
+  });
+  assert.equal(trimmer.start(), true);
+  trimmer.stop();
+  rss = 310;
+  assert.equal(trimmer.check(), false, "10 over the baseline");
+  rss = 316;
+  assert.equal(trimmer.check(), true, "16 over");
+  assert.deepEqual(trims, [316]);
+  // The baseline is RSS after the trim (296): 16 more is needed for the next.
+  rss = 310;
+  assert.equal(trimmer.check(), false);
+  // Growth counts from the lowest RSS seen since.
+  rss = 280;
+  assert.equal(trimmer.check(), false);
+  rss = 297;
+  assert.equal(trimmer.check(), true);
+  assert.deepEqual(trims, [316, 297]);
+  assert.deepEqual({ checks: trimmer.stats.checks, trims: trimmer.stats.trims }, {
+    checks: 5,
+    trims: 2,
+  });
+});
+
+Deno.test("MemoryTrimmer is off at interval 0 and where malloc_trim is missing", () => {
+  const parts = { rss: () => 0, trim: () => 1 };
+  assert.equal(new MemoryTrimmer(0, 16, parts).start(), false);
+  const none = new MemoryTrimmer(250, 16, null);
+  assert.equal(none.start(), false);
+  assert.equal(none.check(), false);
+});
+
+Deno.test("openMallocTrim finds glibc's malloc_trim on a GNU Linux build, and it runs", () => {
+  const trim = openMallocTrim();
+  if (!Deno.build.target.endsWith("-linux-gnu")) return assert.equal(trim, null);
+  assert.ok(trim, "glibc's malloc_trim");
+  assert.ok(trim() === 0 || trim() === 1);
 });
