@@ -120,7 +120,18 @@ const purgeTimer = new PurgeTimer(database.db, logger, {
 });
 purgeTimer.start();
 
-const trimmer = new MemoryTrimmer(config.MEMORY_TRIM_MS, config.MEMORY_TRIM_STEP_MB * 1048576);
+const mib = (bytes: number) => Math.round(bytes / 1048576);
+const trimmer = new MemoryTrimmer(
+  config.MEMORY_TRIM_MS,
+  config.MEMORY_TRIM_STEP_MB * 1048576,
+  undefined,
+  ({ before, after, ms }) =>
+    logger.debug("memory trimmed", {
+      rss_mib_before: mib(before),
+      rss_mib_after: mib(after),
+      ms: Math.round(ms * 10) / 10,
+    }),
+);
 if (config.MEMORY_TRIM_MS > 0) {
   logger.info("memory trim", {
     on: trimmer.start(),

@@ -54,6 +54,8 @@ export class MemoryTrimmer {
     readonly intervalMs: number,
     readonly stepBytes: number,
     readonly parts: TrimmerParts | null = defaultParts(),
+    /** Told of each trim: RSS before and after (bytes), and its milliseconds. */
+    readonly onTrim?: (trim: { before: number; after: number; ms: number }) => void,
   ) {}
 
   /** Starts the checks; false when trimming is off (interval 0) or not available here. */
@@ -76,9 +78,11 @@ export class MemoryTrimmer {
     if (rss - this.#baseline < this.stepBytes) return false;
     const started = performance.now();
     this.parts.trim();
-    this.stats.ms += performance.now() - started;
+    const ms = performance.now() - started;
+    this.stats.ms += ms;
     this.stats.trims++;
     this.#baseline = this.parts.rss();
+    this.onTrim?.({ before: rss, after: this.#baseline, ms });
     return true;
   }
 

@@ -28,6 +28,7 @@ Deno.test("collectGarbage runs a full collection only where V8 exposes gc", asyn
 Deno.test("MemoryTrimmer trims only when RSS has grown by its step since the last trim", () => {
   let rss = 300;
   const trims: number[] = [];
+  const told: { before: number; after: number }[] = [];
   const trimmer = new MemoryTrimmer(250, 16, {
     rss: () => rss,
     trim: () => {
@@ -35,7 +36,7 @@ Deno.test("MemoryTrimmer trims only when RSS has grown by its step since the las
       rss -= 20; // what the allocator hands back
       return 1;
     },
-  });
+  }, ({ before, after }) => told.push({ before, after }));
   assert.equal(trimmer.start(), true);
   trimmer.stop();
   rss = 310;
@@ -52,6 +53,7 @@ Deno.test("MemoryTrimmer trims only when RSS has grown by its step since the las
   rss = 297;
   assert.equal(trimmer.check(), true);
   assert.deepEqual(trims, [316, 297]);
+  assert.deepEqual(told, [{ before: 316, after: 296 }, { before: 297, after: 277 }]);
   assert.deepEqual({ checks: trimmer.stats.checks, trims: trimmer.stats.trims }, {
     checks: 5,
     trims: 2,
