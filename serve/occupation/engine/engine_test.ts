@@ -954,6 +954,43 @@ Deno.test("'principal' inside a title is a rank unless it makes a title phrase",
   assert.equal(top("Principal"), "11-9032.00");
 });
 
+Deno.test("a director is a manager of the function, unless the title is an occupation's own", () => {
+  const rank = titleRanker(
+    [
+      occupation("11-3031.00", "Financial Managers", "Direct financial activities."),
+      occupation("13-2011.00", "Accountants and Auditors", "Examine financial statements."),
+    ],
+    [
+      indexTitle("11-3031.00", "primary", "Financial Managers"),
+      indexTitle("11-3031.00", "alternate", "Tax Manager"),
+      indexTitle("13-2011.00", "primary", "Accountants and Auditors"),
+      indexTitle("13-2011.00", "alternate", "Tax Accountant"),
+    ],
+  );
+  // "Tax" is in one title of each: the role decides, as a manager's would.
+  assert.equal(rank("Tax Director").queryRole, "manager");
+  for (const title of ["Tax Director", "Senior Director, Tax", "Director of Tax"]) {
+    const [first, second] = rank(title).results;
+    assert.equal(first.onetCode, "11-3031.00", title);
+    assert.equal(second.onetCode, "13-2011.00", title);
+    assert.ok(first.score - second.score > 0.2, `${title}: ${first.score} vs ${second.score}`);
+  }
+  // O*NET's own director titles are still theirs.
+  const arts = titleRanker(
+    [
+      occupation("11-2011.00", "Advertising and Promotions Managers", "Plan campaigns."),
+      occupation("27-1011.00", "Art Directors", "Formulate design concepts."),
+    ],
+    [
+      indexTitle("11-2011.00", "primary", "Advertising and Promotions Managers"),
+      indexTitle("11-2011.00", "alternate", "Art Manager"),
+      indexTitle("27-1011.00", "primary", "Art Directors"),
+      indexTitle("27-1011.00", "alternate", "Art Director"),
+    ],
+  );
+  assert.equal(arts("Art Director").results[0].onetCode, "27-1011.00");
+});
+
 Deno.test("'lead' after a title's first word is a role, not the metal, unless it makes a title phrase", () => {
   const rank = titleRanker(
     [

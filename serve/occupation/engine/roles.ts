@@ -40,6 +40,10 @@ export const ROLE_WORDS: Readonly<Record<string, Role>> = {
   leadman: "lead",
   manager: "manager",
   managers: "manager",
+  // An employer's director is a manager of the function ("Director of Finance", "Tax Director");
+  // O*NET's own director titles ("Art Director", "Funeral Director") still match as titles.
+  director: "manager",
+  directors: "manager",
   mgr: "manager",
 };
 
