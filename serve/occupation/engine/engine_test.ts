@@ -1172,3 +1172,22 @@ Deno.test("of occupations sharing a title, the one more sources list it for rank
   // Without the sources, the occupation with more "data" and "analyst" titles wins the tie.
   assert.equal(first({ ...DEFAULT_WEIGHTS, shared_sources: 0 }), "15-1243.00");
 });
+
+Deno.test("cleanTitle reads a member of technical staff as a software engineer, and SDET as a tester", () => {
+  const flat = () => 1;
+  const mts = cleanTitle("Principal Member of the Technical Staff", flat);
+  assert.equal(mts.text, "principal software engineer");
+  // A reading, not the employer's words: not an exact title match.
+  assert.equal(mts.reread, true);
+  assert.equal(cleanTitle("Technical Staff Member", flat).text, "technical staff member");
+  assert.equal(cleanTitle("Technical Staff Member", flat).reread, undefined);
+  assert.equal(cleanTitle("SDET II", flat).text, "software engineer in test");
+  assert.equal(
+    cleanTitle("Software Development Engineer in Test", flat).text,
+    "software engineer in test",
+  );
+  assert.equal(
+    cleanTitle("Software Development Engineer", flat).text,
+    "software development engineer",
+  );
+});

@@ -29,6 +29,7 @@ const ABBREVIATIONS: Record<string, string> = {
   cdl: "commercial truck",
   swe: "software engineer",
   sde: "software development engineer",
+  sdet: "software engineer in test",
   sre: "site reliability engineer",
   dba: "database administrator",
   pm: "project manager",
@@ -103,9 +104,20 @@ const READINGS: Record<string, string> = {
 };
 
 /** { reread: true } when a word of the text is read as another (READINGS), else nothing. */
-function reading(text: string): { reread?: true } {
-  return tokenize(text).some((token) => Object.hasOwn(READINGS, token)) ? { reread: true } : {};
+function reading(text: string, phrased: boolean): { reread?: true } {
+  return phrased || tokenize(text).some((token) => Object.hasOwn(READINGS, token))
+    ? { reread: true }
+    : {};
 }
+
+/**
+ * Titles read as another title, as READINGS reads words: the answer rests on that reading, so it
+ * is not reported or calibrated as an exact title match. A software company's "Member of Technical
+ * Staff" is a software engineer (O*NET's "Technical Staff Member" is a chemical technician's).
+ */
+const READ_PHRASES: [RegExp, string][] = [
+  [/\bmember\s+of\s+(?:the\s+)?technical\s+staff\b/g, "software engineer"],
+];
 
 /** "admin" is administrative before these words and administrator otherwise. */
 const ADMINISTRATIVE_BEFORE = new Set([
@@ -206,6 +218,8 @@ const LEDGER_ROLES =
  * and "P&C" written out took "P&C Actuary" to the claims adjusters: they are left as they are.
  */
 const PHRASES: [RegExp, string][] = [
+  // A tester of software, as "SDET" says.
+  [/\bsoftware\s+development\s+engineer\s+in\s+test\b/g, "software engineer in test"],
   [/\bf\s*[,.]?\s*p\s*[,.]?\s+and\s+a\b/g, "financial planning and analysis"],
   [/\bo\s+and\s+m\b/g, "operations and maintenance"],
   [/\bap\s*(?:\/|and)\s*ar\b|\bar\s*(?:\/|and)\s*ap\b/g, "accounts payable and receivable"],
@@ -369,6 +383,11 @@ export function cleanTitle(
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
   for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
   for (const [phrase, written] of PHRASES) text = text.replace(phrase, written);
+  let phrased = false;
+  for (const [phrase, written] of READ_PHRASES) {
+    const read = text.replace(phrase, written);
+    if (read !== text) [text, phrased] = [read, true];
+  }
   text = text.replace(ASSISTED_ALONE, "$1executive assistant").replace(ASSISTED, "$1");
   text = softwareNames(text, raw);
   // Split on separators that join an occupation with a location, team or level, clean each
@@ -392,7 +411,7 @@ export function cleanTitle(
   ) {
     const other = segments[0] === cleaned ? segments[1] : segments[0];
     if (other !== cleaned && other.split(" ").length <= 3 && segmentScore(other) > 0) {
-      return { text: `${other} ${cleaned}`, rest: "", ...reading(text) };
+      return { text: `${other} ${cleaned}`, rest: "", ...reading(text, phrased) };
     }
   }
   const rest = segments.filter((s) => s !== cleaned).join(" ");
@@ -404,7 +423,7 @@ export function cleanTitle(
     const words = tokenize(plain).filter((t) => !/\d/.test(t));
     return { text: [...new Set(words)].join(" "), rest: "" };
   }
-  return { text: cleaned, rest, ...reading(text) };
+  return { text: cleaned, rest, ...reading(text, phrased) };
 }
 
 /** "Bakers, exc supervising": the exclusion says what the title is not; it is dropped. */
