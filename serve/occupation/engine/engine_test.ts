@@ -1191,3 +1191,28 @@ Deno.test("cleanTitle reads a member of technical staff as a software engineer, 
     "software development engineer",
   );
 });
+
+Deno.test("a title's part that names its role before qualifying words wins over a qualifier", () => {
+  // "assistant" heads hundreds of titles (a role, as in O*NET: about 2,000); "care" heads one.
+  const kinds = Array.from({ length: 400 }, (_, i) => `Kind${i.toString(36)}x`);
+  const rank = titleRanker(
+    [
+      occupation("31-9092.00", "Medical Assistants", "Assist physicians."),
+      occupation("31-1121.00", "Home Health Aides", "Care for patients at home."),
+    ],
+    [
+      indexTitle("31-9092.00", "primary", "Medical Assistants"),
+      indexTitle("31-9092.00", "alternate", "Medical Assistant"),
+      ...kinds.map((kind) => indexTitle("31-9092.00", "alternate", `${kind} Assistant`)),
+      indexTitle("31-1121.00", "primary", "Home Health Aides"),
+      indexTitle("31-1121.00", "alternate", "Urgent Care"),
+    ],
+  );
+  const ranking = rank("Medical Assistant Certified Float - Urgent Care");
+  // Without the rule the part that ends in a title's head ("care") was kept.
+  assert.equal(ranking.cleanedTitle, "medical assistant certified float");
+  assert.equal(ranking.results[0].onetCode, "31-9092.00");
+  assert.equal(rank("Medical Assistant - Urgent Care").cleanedTitle, "medical assistant");
+  // A part with no role word at all stays a qualifier.
+  assert.equal(rank("Certified Float - Urgent Care").cleanedTitle, "care");
+});

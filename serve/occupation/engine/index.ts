@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "41";
+export const RANKER_VERSION = "42";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -419,6 +419,8 @@ const SEMANTIC_FLOOR = 0.55;
 const SEMANTIC_ONLY_MIN = 0.7;
 const SHORTLIST = 40;
 const SEGMENT_HEAD_BONUS = 100;
+/** Titles a word inside a part must head to name the part's role (segmentScore). */
+const SEGMENT_INNER_HEAD_TITLES = 20;
 const SEMANTIC_SHORTLIST = 8;
 /** The matrices of a DotSpace, in the order #placeVectors gives them. */
 const OCCUPATION_ROWS = 0;
@@ -1246,7 +1248,18 @@ export class OccupationIndex {
     // over a qualifier with rarer words; the first such part on a tie.
     // The more titles share the head, the more surely it names a role ("cook", not "crops").
     const heads = this.#headCount.get(roleHead(segment)) ?? 0;
-    return score + (heads > 0 ? SEGMENT_HEAD_BONUS + 10 * Math.log(1 + heads) : 0);
+    if (heads > 0) return score + SEGMENT_HEAD_BONUS + 10 * Math.log(1 + heads);
+    // A part whose last word heads no title may still name its role before words that qualify
+    // it ("Medical Assistant Certified Float - Urgent Care"): the last of its words that heads
+    // many titles counts, at half the bonus of a part that ends in its role.
+    const words = indexTerms(segment);
+    for (let i = words.length - 2; i >= 0; i--) {
+      const n = this.#headCount.get(words[i]) ?? 0;
+      if (n >= SEGMENT_INNER_HEAD_TITLES) {
+        return score + SEGMENT_HEAD_BONUS / 2 + 10 * Math.log(1 + n);
+      }
+    }
+    return score;
   };
 
   /**
