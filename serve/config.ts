@@ -53,8 +53,8 @@ export const ConfigSchema = z.object({
   OCCUPATION_WORKER: bool.default(true),
   // How often the server checks whether to hand the C allocator's free memory back (glibc's
   // malloc_trim, serve/memory.ts), and by how much RSS must have grown since the last time; 0 off.
-  MEMORY_TRIM_MS: int(0, 60_000).default(250),
-  MEMORY_TRIM_STEP_MB: int(1, 4096).default(16),
+  MEMORY_TRIM_MS: int(0, 60_000).default(100),
+  MEMORY_TRIM_STEP_MB: int(1, 4096).default(8),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
   // Limit of a multipart upload (grounding file ingestion): the file limit plus the envelope.

@@ -20,6 +20,8 @@ export function collectGarbage(): number | null {
 /** glibc's `malloc_trim`, or null where the C library is not glibc or FFI is not allowed. */
 export function openMallocTrim(): (() => number) | null {
   if (!Deno.build.target.endsWith("-linux-gnu")) return null;
+  // Asked, not requested: a server started without --allow-ffi must not stop at a prompt.
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return null;
   try {
     const libc = Deno.dlopen("libc.so.6", {
       malloc_trim: { parameters: ["usize"], result: "i32" },
@@ -41,27 +43,36 @@ export interface TrimmerParts {
  * thread, the ranking worker and the HTTP server allocate outside V8's heaps (request and answer
  * buffers, messages between threads); glibc keeps what they free in its arenas, so RSS under load
  * grew by 30-60 MiB that a collection does not return (notes/issue12.md). `malloc_trim(0)` returns
- * every whole free page of every arena (1.5-4 ms a call on this machine). The check reads RSS every
+ * every whole free page of every arena (1.3-6.6 ms a call on this machine). The check reads RSS every
  * `intervalMs` and trims only when it has grown by `stepBytes` since the last trim, so an idle or
- * steady server makes no calls. Off where the C library is not glibc.
+ * steady server makes no calls. Off where the C library is not glibc or FFI is not allowed; the
+ * library is opened by start(), not before.
  */
 export class MemoryTrimmer {
   #timer: ReturnType<typeof setInterval> | undefined;
   #baseline = 0;
+  #parts: TrimmerParts | null;
   /** Trims made, and the milliseconds they took in all. */
   readonly stats = { checks: 0, trims: 0, ms: 0 };
   constructor(
     readonly intervalMs: number,
     readonly stepBytes: number,
-    readonly parts: TrimmerParts | null = defaultParts(),
+    /** RSS and the trim; by default the process's and glibc's, looked up by start(). */
+    parts?: TrimmerParts | null,
     /** Told of each trim: RSS before and after (bytes), and its milliseconds. */
     readonly onTrim?: (trim: { before: number; after: number; ms: number }) => void,
-  ) {}
+  ) {
+    this.#parts = parts === undefined ? null : parts;
+    this.#lookUp = parts === undefined;
+  }
+  #lookUp: boolean;
 
   /** Starts the checks; false when trimming is off (interval 0) or not available here. */
   start(): boolean {
-    if (this.intervalMs <= 0 || !this.parts || this.#timer !== undefined) return false;
-    this.#baseline = this.parts.rss();
+    if (this.intervalMs <= 0 || this.#timer !== undefined) return false;
+    if (this.#lookUp) [this.#parts, this.#lookUp] = [defaultParts(), false];
+    if (!this.#parts) return false;
+    this.#baseline = this.#parts.rss();
     const timer = setInterval(() => this.check(), this.intervalMs);
     Deno.unrefTimer(timer);
     this.#timer = timer;
@@ -70,18 +81,18 @@ export class MemoryTrimmer {
 
   /** One check: trims when RSS has grown by the step since the last trim; says whether it did. */
   check(): boolean {
-    if (!this.parts) return false;
+    if (!this.#parts) return false;
     this.stats.checks++;
-    const rss = this.parts.rss();
+    const rss = this.#parts.rss();
     // Growth counts from the lowest RSS seen since the last trim.
     if (rss < this.#baseline) this.#baseline = rss;
     if (rss - this.#baseline < this.stepBytes) return false;
     const started = performance.now();
-    this.parts.trim();
+    this.#parts.trim();
     const ms = performance.now() - started;
     this.stats.ms += ms;
     this.stats.trims++;
-    this.#baseline = this.parts.rss();
+    this.#baseline = this.#parts.rss();
     this.onTrim?.({ before: rss, after: this.#baseline, ms });
     return true;
   }

@@ -74,3 +74,23 @@ Deno.test("openMallocTrim finds glibc's malloc_trim on a GNU Linux build, and it
   assert.ok(trim, "glibc's malloc_trim");
   assert.ok(trim() === 0 || trim() === 1);
 });
+
+Deno.test("openMallocTrim is off, without an error, when FFI is not allowed", async () => {
+  // `deno eval` allows everything: a script run with read permission only.
+  const script = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(
+      script,
+      `import { openMallocTrim } from "${MODULE}"; console.log(openMallocTrim() === null);`,
+    );
+    const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", "--allow-read", script],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    assert.ok(success);
+    assert.equal(new TextDecoder().decode(stdout).trim(), "true");
+  } finally {
+    await Deno.remove(script);
+  }
+});
