@@ -1479,7 +1479,6 @@ export class OccupationIndex {
     return changed ? words.join(" ") : text;
   }
 
-  /** Whether two words, as index terms, stand next to each other in some title of the index. */
   /**
    * "Lead" after a title's first word ("Production Lead", "Technical Lead", "Retail Team Lead")
    * is a role, unless it makes a title phrase with a neighbour ("White Lead Grinder"): O*NET's
@@ -1497,6 +1496,7 @@ export class OccupationIndex {
       : "lead";
   }
 
+  /** Whether two words, as index terms, stand next to each other in some title of the index. */
   #isPhrase(a: string | undefined, b: string | undefined): boolean {
     if (!a || !b) return false;
     const pair = indexTerms(`${a} ${b}`);

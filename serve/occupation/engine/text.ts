@@ -103,7 +103,10 @@ const READINGS: Record<string, string> = {
   owner: "manager",
 };
 
-/** { reread: true } when a word of the text is read as another (READINGS), else nothing. */
+/**
+ * { reread: true } when a word of the text is read as another (READINGS) or a phrase was
+ * (READ_PHRASES, `phrased`), else nothing.
+ */
 function reading(text: string, phrased: boolean): { reread?: true } {
   return phrased || tokenize(text).some((token) => Object.hasOwn(READINGS, token))
     ? { reread: true }
