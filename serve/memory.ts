@@ -45,12 +45,15 @@ export interface TrimmerParts {
  * grew by 30-60 MiB that a collection does not return (notes/issue12.md). `malloc_trim(0)` returns
  * every whole free page of every arena (1.3-6.6 ms a call on this machine). The check reads RSS every
  * `intervalMs` and trims only when it has grown by `stepBytes` since the last trim, so an idle or
- * steady server makes no calls. Off where the C library is not glibc or FFI is not allowed; the
- * library is opened by start(), not before.
+ * steady server makes no calls. A trim is work on the request thread: one that took longer than
+ * SLOW_TRIM_MS (a larger heap than this service's) doubles the growth the next one waits for, up to
+ * MAX_STEP_FACTOR times the step, and a quick one halves it back. Off where the C library is not
+ * glibc or FFI is not allowed; the library is opened by start(), not before.
  */
 export class MemoryTrimmer {
   #timer: ReturnType<typeof setInterval> | undefined;
   #baseline = 0;
+  #step: number;
   #parts: TrimmerParts | null;
   /** Trims made, and the milliseconds they took in all. */
   readonly stats = { checks: 0, trims: 0, ms: 0 };
@@ -64,6 +67,12 @@ export class MemoryTrimmer {
   ) {
     this.#parts = parts === undefined ? null : parts;
     this.#lookUp = parts === undefined;
+    this.#step = stepBytes;
+  }
+
+  /** The growth the next trim waits for (bytes): the step, or more after slow trims. */
+  get step(): number {
+    return this.#step;
   }
   #lookUp: boolean;
 
@@ -86,10 +95,13 @@ export class MemoryTrimmer {
     const rss = this.#parts.rss();
     // Growth counts from the lowest RSS seen since the last trim.
     if (rss < this.#baseline) this.#baseline = rss;
-    if (rss - this.#baseline < this.stepBytes) return false;
+    if (rss - this.#baseline < this.#step) return false;
     const started = performance.now();
     this.#parts.trim();
     const ms = performance.now() - started;
+    this.#step = ms > SLOW_TRIM_MS
+      ? Math.min(this.#step * 2, this.stepBytes * MAX_STEP_FACTOR)
+      : Math.max(this.stepBytes, this.#step / 2);
     this.stats.ms += ms;
     this.stats.trims++;
     this.#baseline = this.#parts.rss();
@@ -102,6 +114,11 @@ export class MemoryTrimmer {
     this.#timer = undefined;
   }
 }
+
+/** A trim longer than this (ms) makes the next wait for twice the growth. */
+export const SLOW_TRIM_MS = 20;
+/** At most this many steps of growth between trims. */
+const MAX_STEP_FACTOR = 16;
 
 function defaultParts(): TrimmerParts | null {
   const trim = openMallocTrim();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { collectGarbage, MemoryTrimmer, openMallocTrim } from "./memory.ts";
+import { collectGarbage, MemoryTrimmer, openMallocTrim, SLOW_TRIM_MS } from "./memory.ts";
 
 const MODULE = new URL("./memory.ts", import.meta.url).href;
 
@@ -93,4 +93,34 @@ Deno.test("openMallocTrim is off, without an error, when FFI is not allowed", as
   } finally {
     await Deno.remove(script);
   }
+});
+
+Deno.test("a slow trim doubles the growth the next waits for; a quick one halves it back", () => {
+  let rss = 100;
+  let slow = true;
+  const trimmer = new MemoryTrimmer(100, 8, {
+    rss: () => rss,
+    trim: () => {
+      const until = performance.now() + (slow ? SLOW_TRIM_MS + 5 : 0);
+      while (performance.now() < until) { /* the work of a trim on a large heap */ }
+      return 1;
+    },
+  });
+  rss = 108;
+  assert.equal(trimmer.check(), true);
+  assert.equal(trimmer.step, 16);
+  rss = 120;
+  assert.equal(trimmer.check(), false, "12 over: the step is 16 now");
+  rss = 124;
+  assert.equal(trimmer.check(), true);
+  assert.equal(trimmer.step, 32);
+  for (let i = 0; i < 6; i++) {
+    rss += 200;
+    trimmer.check();
+  }
+  assert.equal(trimmer.step, 128, "at most 16 steps");
+  slow = false;
+  rss += 200;
+  trimmer.check();
+  assert.equal(trimmer.step, 64);
 });
