@@ -55,6 +55,8 @@ export class MemoryTrimmer {
   #baseline = 0;
   #step: number;
   #parts: TrimmerParts | null;
+  /** Whether start() is to look up the process's parts (none were given). */
+  #lookUp: boolean;
   /** Trims made, and the milliseconds they took in all. */
   readonly stats = { checks: 0, trims: 0, ms: 0 };
   constructor(
@@ -74,7 +76,6 @@ export class MemoryTrimmer {
   get step(): number {
     return this.#step;
   }
-  #lookUp: boolean;
 
   /** Starts the checks; false when trimming is off (interval 0) or not available here. */
   start(): boolean {

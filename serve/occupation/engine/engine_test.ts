@@ -1014,7 +1014,7 @@ Deno.test("'lead' after a title's first word is a role, not the metal, unless it
     ],
   );
   const top = (title: string) => rank(title).results[0]?.onetCode;
-  // Without the rule "Lead Setter" took the first two (the query's rarest word, in a short title).
+  // Without the rule "Production Lead" went to the production workers through "Lead Setter".
   assert.equal(top("React Lead"), "15-1254.00");
   assert.equal(top("Production Lead"), "51-1011.00", "read as O*NET's leaders");
   // The metal, where the index has it in a phrase with a neighbour.
