@@ -53,6 +53,8 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Internship Coordinator", "internship coordinator"], // a counselor's title
     ["Internship", "internship"], // nothing else to read
     ["Phlebotomist (Paid Training)", "phlebotomist"],
+    ["Machine Operator, n.e.c.", "machine operator"], // a coding index's "not elsewhere classified"
+    ["Laborer, Not Otherwise Specified", "laborer"],
     ["Executive Assistant to the President and CEO", "executive assistant"], // not the CEO
     ["Assistant to the Director", "executive assistant"],
     ["Physician Assistant to Neurology Practice", "physician assistant"],
@@ -1215,4 +1217,39 @@ Deno.test("a title's part that names its role before qualifying words wins over 
   assert.equal(rank("Medical Assistant - Urgent Care").cleanedTitle, "medical assistant");
   // A part with no role word at all stays a qualifier.
   assert.equal(rank("Certified Float - Urgent Care").cleanedTitle, "care");
+});
+
+Deno.test("an exclusion clause names occupations the title is not", () => {
+  assert.equal(
+    cleanTitle("Painter, exc construction and maintenance", flat).excluded,
+    "construction and maintenance",
+  );
+  assert.equal(cleanTitle("Painter", flat).excluded, undefined);
+  const rank = titleRanker(
+    [
+      occupation("47-2141.00", "Painters, Construction and Maintenance", "Paint walls."),
+      occupation("51-9124.00", "Coating, Painting, and Spraying Machine Operators", "Spray."),
+      occupation("41-1011.00", "First-Line Supervisors of Retail Sales Workers", "Supervise."),
+      occupation("41-1012.00", "First-Line Supervisors of Non-Retail Sales Workers", "Supervise."),
+    ],
+    [
+      indexTitle("47-2141.00", "primary", "Painters, Construction and Maintenance"),
+      indexTitle("47-2141.00", "alternate", "Painter"),
+      indexTitle("51-9124.00", "primary", "Coating, Painting, and Spraying Machine Operators"),
+      indexTitle("51-9124.00", "alternate", "Spray Painter"),
+      indexTitle("41-1011.00", "primary", "First-Line Supervisors of Retail Sales Workers"),
+      indexTitle("41-1011.00", "alternate", "Sales Supervisor"),
+      indexTitle("41-1012.00", "primary", "First-Line Supervisors of Non-Retail Sales Workers"),
+      indexTitle("41-1012.00", "alternate", "Sales Supervisor"),
+    ],
+  );
+  assert.equal(rank("Painter").results[0].onetCode, "47-2141.00");
+  // Every word of the clause in the occupation's title: it goes down.
+  assert.equal(rank("Painter, exc construction and maintenance").results[0].onetCode, "51-9124.00");
+  assert.equal(rank("Painter, exc maintenance or marine").results[0].onetCode, "51-9124.00");
+  // One word of it only: the clause does not name the occupation.
+  assert.equal(rank("Painter, exc construction of ships").results[0].onetCode, "47-2141.00");
+  // "Non-Retail" names what the occupation is not: retail does not name it.
+  const sales = rank("Supervisor, sales, exc retail").results.map((r) => r.onetCode);
+  assert.deepEqual(sales.slice(0, 2), ["41-1012.00", "41-1011.00"]);
 });

@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "42";
+export const RANKER_VERSION = "43";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -411,6 +411,10 @@ const VOTE_PRIOR = 0.15;
 const ALL_OTHER = /,\s*all other\b.*$/i;
 /** "Purchasing Agents, Except Wholesale, ...": what follows "except" is not the title's core. */
 const EXCEPT = /,\s*except\b.*$/i;
+/** A negated word of a title ("Non-Retail", "Nonfarm"), which names what it is not. */
+const NEGATED = /\bnon-?[a-z]+/gi;
+/** How far under the lowest of the others an occupation named by an exclusion clause goes. */
+const EXCLUDED_COST = 1;
 const GROUPS = 32;
 const GROUP_PROBES = 6;
 const PROTOTYPE_MERGE = 0.9;
@@ -1412,6 +1416,19 @@ export class OccupationIndex {
   }
 
   /**
+   * The words of an occupation's own title without its exclusion ("Wholesale and Retail Buyers,
+   * Except Farm Products": wholesale, retail, buyer; "Non-Retail Sales": sale), for a query's
+   * exclusion clause to name.
+   */
+  #unexceptedTerms(occ: number): Set<string> {
+    const title = this.occupations[occ].title;
+    const own = title.replace(EXCEPT, "").replace(NEGATED, " ");
+    return own === title
+      ? this.#primaryTerms[occ]
+      : new Set(indexTerms(own.replace(ALL_OTHER, "")));
+  }
+
+  /**
    * An apprentice is coded with the occupation it learns (the SOC coding principle): the word is
    * dropped ("Apprentice Algologist" is an algologist), unless the index has it in a title phrase
    * with a neighbouring word (O*NET codes "Electrician Apprentice" and "Plumber Apprentice" with
@@ -2074,6 +2091,25 @@ export class OccupationIndex {
         qualifier[occ] = 0;
       }
       if (total > 0) ordered = topOccupations(ordered, scores, SHORTLIST);
+    }
+    // An exclusion clause ("Painter, exc construction and maintenance") names occupations the
+    // title is not: those whose title has every word of one of its alternatives go below the rest.
+    if (cleaned.excluded && ordered.length > 1) {
+      const alternatives = cleaned.excluded.split(/,|\bor\b|\//)
+        .map((part) => [...new Set(indexTerms(part))].filter((t) => !qTerms.includes(t)))
+        .filter((terms) => terms.length > 0);
+      const named = ordered.filter((occ) => {
+        const own = this.#unexceptedTerms(occ);
+        return alternatives.some((terms) => terms.every((t) => own.has(t)));
+      });
+      if (named.length > 0) {
+        let floor = Infinity;
+        for (const occ of ordered) if (!named.includes(occ)) floor = Math.min(floor, scores[occ]);
+        for (const occ of named) {
+          scores[occ] = round4(Math.min(scores[occ], floor) - EXCLUDED_COST);
+        }
+        ordered = topOccupations(ordered, scores, SHORTLIST);
+      }
     }
     const titleTop = ordered[0];
     let descriptionAgrees: boolean | null = null;

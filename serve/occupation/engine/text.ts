@@ -205,6 +205,9 @@ const NOISE_PHRASES: RegExp[] = [
   // So is an internship after the work's words ("Developer Internship" went to the counselors
   // through their "Internship Coordinator"), unless the title is a role of the program.
   /(?<=\b[a-z]{2,}\s+)internships?\b(?!\s+(?:coordinator|manager|director|specialist|program|advisor|supervisor|liaison|recruiter|lead)\b)/g,
+  // A coding index's "not elsewhere classified" ("Machine Operator, n.e.c."; "n.o.s.", not
+  // otherwise specified): its letters were read as words.
+  /\b(?:n\.\s?e\.\s?c|n\.\s?o\.\s?s)\b\.?|\bnot\s+(?:elsewhere\s+classified|otherwise\s+specified)\b/g,
 ];
 
 /** Accounting roles an "AP" or "AR" before them is accounts payable or receivable for. */
@@ -285,6 +288,11 @@ export interface CleanedTitle {
   rest: string;
   /** A word of the title was read as another (READINGS: an owner as a manager). */
   reread?: boolean;
+  /**
+   * What an exclusion clause names ("Painter, exc construction and maintenance": "construction and
+   * maintenance"), folded: what the title is not. The ranking demotes occupations it names.
+   */
+  excluded?: string;
 }
 
 /** Words an acronym may pass over ("CADD": Computer-Aided Drafting and Design). */
@@ -395,9 +403,11 @@ export function cleanTitle(
   text = softwareNames(text, raw);
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
+  const exclusions: string[] = [];
   const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
-    .map((s) => cleanSegment(uninvert(dropExclusion(dropLocation(s)))))
+    .map((s) => cleanSegment(uninvert(dropExclusion(dropLocation(s), exclusions))))
     .filter((s) => s.length > 0);
+  const excluded = exclusions.length > 0 ? { excluded: exclusions.join(", ") } : {};
   let cleaned = segments[0] ?? "";
   let bestScore = segments.length > 1 ? segmentScore(cleaned) : 0;
   for (const segment of segments.slice(1)) {
@@ -414,7 +424,7 @@ export function cleanTitle(
   ) {
     const other = segments[0] === cleaned ? segments[1] : segments[0];
     if (other !== cleaned && other.split(" ").length <= 3 && segmentScore(other) > 0) {
-      return { text: `${other} ${cleaned}`, rest: "", ...reading(text, phrased) };
+      return { text: `${other} ${cleaned}`, rest: "", ...reading(text, phrased), ...excluded };
     }
   }
   const rest = segments.filter((s) => s !== cleaned).join(" ");
@@ -426,12 +436,18 @@ export function cleanTitle(
     const words = tokenize(plain).filter((t) => !/\d/.test(t));
     return { text: [...new Set(words)].join(" "), rest: "" };
   }
-  return { text: cleaned, rest, ...reading(text, phrased) };
+  return { text: cleaned, rest, ...reading(text, phrased), ...excluded };
 }
 
-/** "Bakers, exc supervising": the exclusion says what the title is not; it is dropped. */
-function dropExclusion(segment: string): string {
-  return segment.replace(/\s*,?\s*\b(?:exc|except|excluding|excl)\b\.?(?:\s.*)?$/, "");
+/**
+ * "Bakers, exc supervising": the exclusion says what the title is not; it is dropped from the
+ * title, and what it names is kept in `into`.
+ */
+function dropExclusion(segment: string, into: string[]): string {
+  const found = /\s*,?\s*\b(?:exc|except|excluding|excl)\b\.?(\s.*)?$/.exec(segment);
+  if (!found) return segment;
+  if (found[1]?.trim()) into.push(found[1].trim());
+  return segment.slice(0, found.index);
 }
 
 /**
