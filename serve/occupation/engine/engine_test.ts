@@ -1253,3 +1253,32 @@ Deno.test("an exclusion clause names occupations the title is not", () => {
   const sales = rank("Supervisor, sales, exc retail").results.map((r) => r.onetCode);
   assert.deepEqual(sales.slice(0, 2), ["41-1012.00", "41-1011.00"]);
 });
+
+Deno.test("a postdoc with a field is read as a scientist of the field; without one, as written", () => {
+  const known = (segment: string) => segment.length; // every word known
+  const read = (raw: string) => cleanTitle(raw, known);
+  assert.deepEqual(read("Postdoctoral Fellow - Cancer Biology"), {
+    text: "cancer biology scientist",
+    rest: "",
+    reread: true,
+  });
+  assert.equal(
+    read("Postdoctoral Researcher in Medical Physics").text,
+    "medical physics scientist",
+  );
+  assert.equal(read("Postdoc, Chemistry").text, "chemistry scientist");
+  assert.equal(
+    read("Materials Science - Postdoctoral Research Associate").text,
+    "materials science scientist",
+  );
+  // No field: O*NET's own title, as written.
+  assert.equal(read("Postdoctoral Fellow").text, "postdoctoral fellow");
+  assert.equal(read("Postdoctoral Fellow").reread, undefined);
+  // A field made of words the index does not know is no field.
+  assert.deepEqual(cleanTitle("Postdoctoral Fellow - Zyxw", flat), {
+    text: "postdoctoral fellow",
+    rest: "zyxw",
+  });
+  // "Postdoctoral" before another role qualifies it: the role stays.
+  assert.equal(read("Postdoctoral Project Coordinator").text, "postdoctoral project coordinator");
+});

@@ -122,6 +122,15 @@ const READ_PHRASES: [RegExp, string][] = [
   [/\bmember\s+of\s+(?:the\s+)?technical\s+staff\b/g, "software engineer"],
 ];
 
+/**
+ * A postdoctoral appointment ("Postdoctoral Fellow", "Postdoc Research Associate", "Postdoctoral
+ * Researcher in"): a scientist in training, coded with the field of the research as an apprentice is
+ * with the trade (O*NET lists the bare titles with the clinical research coordinators and the
+ * social science research assistants; an employer files a chemistry postdoc as a chemist).
+ */
+const POSTDOC =
+  /\bpost[\s-]?doc(?:toral)?(?:\s+research)?\s+(?:researcher|fellow|fellowship|associate|scholar|appointee|scientist|position|trainee)\b(?:\s+(?:in|of)\b)?|\bpost[\s-]?docs?\b(?!\s+[a-z])/;
+
 /** "admin" is administrative before these words and administrator otherwise. */
 const ADMINISTRATIVE_BEFORE = new Set([
   "assistant",
@@ -401,6 +410,19 @@ export function cleanTitle(
   }
   text = text.replace(ASSISTED_ALONE, "$1executive assistant").replace(ASSISTED, "$1");
   text = softwareNames(text, raw);
+  // A postdoc with a field ("Postdoctoral Fellow - Cancer Biology") is a scientist of that field;
+  // without one, the title as O*NET lists it.
+  if (POSTDOC.test(text)) {
+    const fields = text.replace(POSTDOC, " | ").split(/\s[-–—|:]\s|\s*[|•;,]\s*|\s+@\s+/)
+      .map((s) => cleanSegment(dropLocation(s))).filter((s) => s.length > 0);
+    let field = "";
+    let fieldScore = 0;
+    for (const segment of fields) {
+      const score = segmentScore(segment);
+      if (score > fieldScore) [field, fieldScore] = [segment, score];
+    }
+    if (field) return { text: `${field} scientist`, rest: "", reread: true };
+  }
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const exclusions: string[] = [];
