@@ -54,6 +54,9 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Internship", "internship"], // nothing else to read
     ["Phlebotomist (Paid Training)", "phlebotomist"],
     ["Machine Operator, n.e.c.", "machine operator"], // a coding index's "not elsewhere classified"
+    ["Senior BA", "business analyst"], // last, the role
+    ["BA (Hons) Interior Design Lecturer", "ba hons interior design lecturer"], // a degree
+    ["BCBA", "board certified behavior analyst"],
     ["Laborer, Not Otherwise Specified", "laborer"],
     ["Executive Assistant to the President and CEO", "executive assistant"], // not the CEO
     ["Assistant to the Director", "executive assistant"],

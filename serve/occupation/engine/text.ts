@@ -73,6 +73,18 @@ const ABBREVIATIONS: Record<string, string> = {
   maint: "maintenance",
   hvac: "heating ventilation air conditioning",
   cnc: "cnc",
+  mls: "medical laboratory scientist",
+  bcba: "board certified behavior analyst",
+  ccma: "certified clinical medical assistant",
+  tpm: "technical program manager",
+};
+
+/**
+ * Abbreviations read only as a title's last word, where they are its role ("Senior BA", "Kronos
+ * BA"): elsewhere they are other things ("BA (Hons) Interior Design", a degree).
+ */
+const ROLE_ABBREVIATIONS: Record<string, string> = {
+  ba: "business analyst",
 };
 
 /**
@@ -501,7 +513,9 @@ function cleanSegment(segment: string): string {
     if (token === "i" && i > 0 && i === tokens.length - 1) continue;
     // "Travel - MS/Tele - Nurse Job": the posting's word for itself, last, after a word.
     if (token === "job" && i > 0 && i === tokens.length - 1) continue;
-    if (token === "admin" || token === "admins") {
+    if (i === tokens.length - 1 && Object.hasOwn(ROLE_ABBREVIATIONS, token)) {
+      out.push(ROLE_ABBREVIATIONS[token]);
+    } else if (token === "admin" || token === "admins") {
       out.push(ADMINISTRATIVE_BEFORE.has(tokens[i + 1] ?? "") ? "administrative" : "administrator");
     } else {
       out.push(
