@@ -1285,3 +1285,20 @@ Deno.test("a postdoc with a field is read as a scientist of the field; without o
   // "Postdoctoral" before another role qualifies it: the role stays.
   assert.equal(read("Postdoctoral Project Coordinator").text, "postdoctoral project coordinator");
 });
+
+Deno.test("a part of a title that names only states is dropped, whatever it would score", () => {
+  // Scores as the index's would: "DC" and "PA" head titles (chiropractors, physician assistants).
+  const score = (segment: string) => /\b(?:dc|pa|md|new)\b/.test(segment) ? 10 : 1;
+  const read = (raw: string) => cleanTitle(raw, score).text;
+  assert.equal(read("Assistant Controller - Washington DC"), "assistant controller");
+  assert.equal(read("Account Executive Fire - MD & PA"), "account executive fire");
+  assert.equal(
+    read("Customer Success Representative - New York, New York"),
+    "customer success representative",
+  );
+  assert.equal(read("Core System Admin - NY, NJ or PA"), "core system administrator");
+  // A lone code may be something else ("PA" a physician assistant): it stays.
+  assert.equal(read("Surgical Assistant - PA"), "surgical assistant pa");
+  // Nothing else to read: the places are the title.
+  assert.equal(read("New York"), "new york");
+});

@@ -301,6 +301,80 @@ const STATES = new Set(
 
 const LOCATION = /,\s*([a-z]{2})\b(?:\s+\d{5})?\s*$/;
 
+/** US state names, to spot a part of a title that is only places ("- New Jersey", "- MD & PA"). */
+const STATE_NAMES = new RegExp(
+  "\\b(?:" + [
+    "alabama",
+    "alaska",
+    "arizona",
+    "arkansas",
+    "california",
+    "colorado",
+    "connecticut",
+    "delaware",
+    "florida",
+    "georgia",
+    "hawaii",
+    "idaho",
+    "illinois",
+    "indiana",
+    "iowa",
+    "kansas",
+    "kentucky",
+    "louisiana",
+    "maine",
+    "maryland",
+    "massachusetts",
+    "michigan",
+    "minnesota",
+    "mississippi",
+    "missouri",
+    "montana",
+    "nebraska",
+    "nevada",
+    "new hampshire",
+    "new jersey",
+    "new mexico",
+    "new york",
+    "north carolina",
+    "north dakota",
+    "ohio",
+    "oklahoma",
+    "oregon",
+    "pennsylvania",
+    "rhode island",
+    "south carolina",
+    "south dakota",
+    "tennessee",
+    "texas",
+    "utah",
+    "vermont",
+    "virginia",
+    "washington",
+    "west virginia",
+    "wisconsin",
+    "wyoming",
+    "puerto rico",
+  ].join("|").replace(/ /g, "\\s+") + ")\\b",
+  "g",
+);
+
+/**
+ * Whether a part of a title names only US states ("New Jersey", "Washington DC", "MD & PA",
+ * "NY, NJ or PA"): a full state name, or two state codes or more, and nothing else. A lone code is
+ * left alone ("Technologist - CT", "PA" as a physician assistant).
+ */
+function onlyStates(segment: string): boolean {
+  let named = 0;
+  const words = tokenize(segment.replace(STATE_NAMES, () => (named++, " ")));
+  let codes = 0;
+  for (const word of words) {
+    if (STATES.has(word)) codes++;
+    else if (word !== "and" && word !== "or") return false;
+  }
+  return named > 0 || codes >= 2;
+}
+
 /** A cleaned title. */
 export interface CleanedTitle {
   /** Text left after cleaning, folded; the query the index sees. */
@@ -438,7 +512,10 @@ export function cleanTitle(
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const exclusions: string[] = [];
-  const segments = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/)
+  const parts = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/);
+  // A part that is only places goes, when another part is left to read.
+  const placed = parts.length > 1 ? parts.filter((part) => !onlyStates(part)) : parts;
+  const segments = (placed.length > 0 ? placed : parts)
     .map((s) => cleanSegment(uninvert(dropExclusion(dropLocation(s), exclusions))))
     .filter((s) => s.length > 0);
   const excluded = exclusions.length > 0 ? { excluded: exclusions.join(", ") } : {};
