@@ -55,6 +55,7 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Phlebotomist (Paid Training)", "phlebotomist"],
     ["Machine Operator, n.e.c.", "machine operator"], // a coding index's "not elsewhere classified"
     ["Senior BA", "business analyst"], // last, the role
+    ["BA II", "business analyst"], // a level after it
     ["BA (Hons) Interior Design Lecturer", "ba hons interior design lecturer"], // a degree
     ["BCBA", "board certified behavior analyst"],
     ["Laborer, Not Otherwise Specified", "laborer"],
@@ -1270,6 +1271,8 @@ Deno.test("a postdoc with a field is read as a scientist of the field; without o
     "medical physics scientist",
   );
   assert.equal(read("Postdoc, Chemistry").text, "chemistry scientist");
+  // Places are no field.
+  assert.equal(read("Postdoctoral Fellow - New York").text, "postdoctoral fellow");
   assert.equal(
     read("Materials Science - Postdoctoral Research Associate").text,
     "materials science scientist",

@@ -500,7 +500,8 @@ export function cleanTitle(
   // without one, the title as O*NET lists it.
   if (POSTDOC.test(text)) {
     const fields = text.replace(POSTDOC, " | ").split(/\s[-–—|:]\s|\s*[|•;,]\s*|\s+@\s+/)
-      .map((s) => cleanSegment(dropLocation(s))).filter((s) => s.length > 0);
+      .filter((s) => !onlyStates(s)).map((s) => cleanSegment(dropLocation(s)))
+      .filter((s) => s.length > 0);
     let field = "";
     let fieldScore = 0;
     for (const segment of fields) {
@@ -579,6 +580,11 @@ function lookup(table: Record<string, string>, key: string): string | undefined 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
+/** A word that only says a level or a number ("II", "Sr", "3"): a title's role may precede it. */
+function isLevel(token: string): boolean {
+  return NOISE_WORDS.has(token) || /^\d+$/.test(token) || token === "i";
+}
+
 function cleanSegment(segment: string): string {
   const tokens = tokenize(segment.replace(/\b([a-z]+)-(?=[a-z]\b)/g, "$1 "));
   const out: string[] = [];
@@ -590,7 +596,7 @@ function cleanSegment(segment: string): string {
     if (token === "i" && i > 0 && i === tokens.length - 1) continue;
     // "Travel - MS/Tele - Nurse Job": the posting's word for itself, last, after a word.
     if (token === "job" && i > 0 && i === tokens.length - 1) continue;
-    if (i === tokens.length - 1 && Object.hasOwn(ROLE_ABBREVIATIONS, token)) {
+    if (Object.hasOwn(ROLE_ABBREVIATIONS, token) && tokens.slice(i + 1).every(isLevel)) {
       out.push(ROLE_ABBREVIATIONS[token]);
     } else if (token === "admin" || token === "admins") {
       out.push(ADMINISTRATIVE_BEFORE.has(tokens[i + 1] ?? "") ? "administrative" : "administrator");
