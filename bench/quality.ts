@@ -11,7 +11,9 @@
  * - employer-style: hand-labelled seasonal-job, visa-style and general posting titles
  *   (fixtures/occupation-dev/employer_titles.csv; the half the build does not fit on);
  * - real postings with their descriptions (fixtures/occupation-dev/postings_described.csv, the
- *   descriptions read in place from ../shared/data/postings).
+ *   descriptions read in place from ../shared/data/postings);
+ * - hand-written catalog-style titles (fixtures/occupation-dev/catalog_titles.csv: exclusion
+ *   clauses, industries in brackets, catalog word order), on the full index.
  * The fold scored here (2) is neither the one the build fits the fusion and calibration on (0) nor
  * the one the original weights were tuned on (1).
  *
