@@ -557,32 +557,8 @@ async function newerReleaseTitles(
       ["other sources", items.filter((i) => !i.catalog)],
     ] as const
   ) {
-    let [e1, e5, r1, r5, confident, confidentRight, confidence] = [0, 0, 0, 0, 0, 0, 0];
-    for (const item of list) {
-      const ranking = index.rank({ title: item.title }, {
-        limit: 5,
-        semantic: channel === "hybrid",
-      });
-      const at = (found: string[]) => found.findIndex((c) => c.slice(0, 7) === item.soc);
-      const e = at(ranking.results.map((r) => r.onetCode));
-      const r = at(await reference.rank(item.title, 5));
-      const conf = ranking.results.length ? assess(ranking, calibration).confidence : 0;
-      confidence += conf;
-      if (conf >= BANDS.high) {
-        confident++;
-        if (e === 0) confidentRight++;
-      }
-      if (e === 0) e1++;
-      if (e >= 0) e5++;
-      if (r === 0) r1++;
-      if (r >= 0) r5++;
-    }
-    const n = list.length || 1;
     console.log(
-      `${name} (n=${list.length}): engine ${pct(e1 / n)} / ${pct(e5 / n)}, title-level BM25 ` +
-        `ref ${pct(r1 / n)} / ${pct(r5 / n)}; mean confidence ${(confidence / n).toFixed(3)}, ` +
-        `confidence >= ${BANDS.high}: ${pct(confident / n)}% covered, ` +
-        `${pct(confidentRight / (confident || 1))}% right`,
+      await titleLine(name, list, (item) => [item.soc], index, reference, channel, calibration),
     );
   }
   await reference.close();
@@ -687,6 +663,48 @@ async function describedPostings(source: IndexSource, channel: Channel): Promise
   }
 }
 
+/**
+ * One line of a titles check on the full index: the engine's and the title-level reference's
+ * top-1 / top-5 (a result is right when its SOC 6-digit code is one of `accept`'s), the engine's
+ * mean confidence, and coverage and accuracy at confidence >= BANDS.high.
+ */
+async function titleLine<T extends { title: string }>(
+  name: string,
+  list: readonly T[],
+  accept: (item: T) => string[],
+  index: OccupationIndex,
+  reference: { rank(title: string, k: number): Promise<string[]> },
+  channel: Channel,
+  calibration: Calibration,
+): Promise<string> {
+  let [e1, e5, r1, r5, confident, confidentRight, confidence] = [0, 0, 0, 0, 0, 0, 0];
+  for (const item of list) {
+    const ranking = index.rank({ title: item.title }, {
+      limit: 5,
+      semantic: channel === "hybrid",
+    });
+    const codes = accept(item);
+    const at = (found: string[]) => found.findIndex((c) => codes.includes(c.slice(0, 7)));
+    const e = at(ranking.results.map((r) => r.onetCode));
+    const r = at(await reference.rank(item.title, 5));
+    const conf = ranking.results.length ? assess(ranking, calibration).confidence : 0;
+    confidence += conf;
+    if (conf >= BANDS.high) {
+      confident++;
+      if (e === 0) confidentRight++;
+    }
+    if (e === 0) e1++;
+    if (e >= 0) e5++;
+    if (r === 0) r1++;
+    if (r >= 0) r5++;
+  }
+  const n = list.length || 1;
+  return `${name} (n=${list.length}): engine ${pct(e1 / n)} / ${pct(e5 / n)}, title-level BM25 ` +
+    `ref ${pct(r1 / n)} / ${pct(r5 / n)}; mean confidence ${(confidence / n).toFixed(3)}, ` +
+    `confidence >= ${BANDS.high}: ${pct(confident / n)}% covered, ` +
+    `${pct(confidentRight / (confident || 1))}% right`;
+}
+
 const CATALOG = new URL("../fixtures/occupation-dev/catalog_titles.csv", import.meta.url);
 
 /**
@@ -717,32 +735,8 @@ async function catalogFixture(
   const kinds = [...new Set(items.map((i) => i.kind))];
   for (const kind of ["all", ...kinds]) {
     const list = kind === "all" ? items : items.filter((i) => i.kind === kind);
-    let [e1, e5, r1, r5, confidence, confident, confidentRight] = [0, 0, 0, 0, 0, 0, 0];
-    for (const item of list) {
-      const ranking = index.rank({ title: item.title }, {
-        limit: 5,
-        semantic: channel === "hybrid",
-      });
-      const at = (codes: string[]) => codes.findIndex((c) => item.accept.includes(c.slice(0, 7)));
-      const e = at(ranking.results.map((r) => r.onetCode));
-      const r = at(await reference.rank(item.title, 5));
-      const conf = ranking.results.length ? assess(ranking, calibration).confidence : 0;
-      confidence += conf;
-      if (conf >= BANDS.high) {
-        confident++;
-        if (e === 0) confidentRight++;
-      }
-      if (e === 0) e1++;
-      if (e >= 0) e5++;
-      if (r === 0) r1++;
-      if (r >= 0) r5++;
-    }
-    const n = list.length || 1;
     console.log(
-      `${kind} (n=${list.length}): engine ${pct(e1 / n)} / ${pct(e5 / n)}, title-level BM25 ref ` +
-        `${pct(r1 / n)} / ${pct(r5 / n)}; mean confidence ${(confidence / n).toFixed(3)}, ` +
-        `confidence >= ${BANDS.high}: ${pct(confident / n)}% covered, ` +
-        `${pct(confidentRight / (confident || 1))}% right`,
+      await titleLine(kind, list, (item) => item.accept, index, reference, channel, calibration),
     );
   }
   await reference.close();

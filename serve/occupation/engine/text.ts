@@ -80,8 +80,9 @@ const ABBREVIATIONS: Record<string, string> = {
 };
 
 /**
- * Abbreviations read only as a title's last word, where they are its role ("Senior BA", "Kronos
- * BA"): elsewhere they are other things ("BA (Hons) Interior Design", a degree).
+ * Abbreviations read only where they end the title's part, level words aside ("Senior BA", "Kronos
+ * BA", "BA II"), where they are its role: elsewhere they are other things ("BA (Hons) Interior
+ * Design", a degree).
  */
 const ROLE_ABBREVIATIONS: Record<string, string> = {
   ba: "business analyst",
@@ -301,6 +302,9 @@ const STATES = new Set(
 
 const LOCATION = /,\s*([a-z]{2})\b(?:\s+\d{5})?\s*$/;
 
+/** What joins the parts of a title: an occupation with a location, team, level or qualifier. */
+const PARTS = /\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/;
+
 /** US state names, to spot a part of a title that is only places ("- New Jersey", "- MD & PA"). */
 const STATE_NAMES = new RegExp(
   "\\b(?:" + [
@@ -499,7 +503,7 @@ export function cleanTitle(
   // A postdoc with a field ("Postdoctoral Fellow - Cancer Biology") is a scientist of that field;
   // without one, the title as O*NET lists it.
   if (POSTDOC.test(text)) {
-    const fields = text.replace(POSTDOC, " | ").split(/\s[-–—|:]\s|\s*[|•;,]\s*|\s+@\s+/)
+    const fields = text.replace(POSTDOC, " | ").split(PARTS).flatMap((part) => part.split(","))
       .filter((s) => !onlyStates(s)).map((s) => cleanSegment(dropLocation(s)))
       .filter((s) => s.length > 0);
     let field = "";
@@ -513,7 +517,7 @@ export function cleanTitle(
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const exclusions: string[] = [];
-  const parts = text.split(/\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/);
+  const parts = text.split(PARTS);
   // A part that is only places goes, when another part is left to read.
   const placed = parts.length > 1 ? parts.filter((part) => !onlyStates(part)) : parts;
   const segments = (placed.length > 0 ? placed : parts)
