@@ -32,11 +32,16 @@ const STOPWORDS = new Set([
 /** Words whose trailing "s" is not a plural and must not be stripped. */
 const KEEP_S = new Set(["sales", "news", "series", "species", "gas", "bus", "lens", "physics"]);
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower-cases, strips diacritics and folds "&" and "/" so titles compare on their words. */
 export function foldText(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
+  // ASCII is its own NFKD form and has no combining marks: the request path folds many short
+  // ASCII strings (every word pair a ranking looks up), and Unicode normalisation was their cost.
+  const decomposed = ASCII.test(text)
+    ? text
+    : text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  return decomposed
     .toLowerCase()
     .replace(/&/g, " and ")
     .replace(/[’']/g, "");

@@ -41,3 +41,27 @@ Deno.test("each space has its own memory", () => {
   assert.equal(one.dot(0, 0), 1);
   assert.equal(two.dot(0, 0), 4);
 });
+
+Deno.test("two rows a call give each row's dot product bit for bit, any width, any count", () => {
+  for (const dims of [0, 1, 3, 4, 5, 8, 100, 103]) {
+    const rows = 37;
+    const a = randomFloats(rows * dims, dims + 11);
+    const space = new DotSpace(dims, [randomFloats(3 * dims, dims + 12), a]);
+    space.query.set(randomFloats(dims, dims + 13));
+    for (const [first, count] of [[0, 0], [0, 1], [3, 2], [5, 7], [0, 37], [36, 1]]) {
+      const out = new Float64Array(count).fill(NaN);
+      space.dotRange(1, first, count, out);
+      for (let i = 0; i < count; i++) {
+        assert.equal(out[i], space.dot(1, first + i), `dims ${dims}, row ${first + i}`);
+      }
+    }
+    const listed = Int32Array.of(36, 0, 17, 17, 4);
+    for (const n of [0, 1, 2, 5]) {
+      const out = new Float64Array(n).fill(NaN);
+      space.dotRows(1, listed.subarray(0, n), out);
+      for (let i = 0; i < n; i++) {
+        assert.equal(out[i], dotJs(space.query, a, listed[i] * dims), `dims ${dims}, #${i}`);
+      }
+    }
+  }
+});

@@ -617,8 +617,16 @@ export class OccupationIndex {
     centroid: Float64Array;
     /** The query's similarity to each group centre. */
     centres: Float64Array;
+    /** Dot products of a group's occupations or of an occupation's prototypes (#dots). */
+    dots: Float64Array;
   };
   #touched!: Int32Array;
+
+  /** A scratch buffer of at least `n` dot products (DotSpace.dotRange, dotRows). */
+  #dots(n: number): Float64Array {
+    if (this.#work.dots.length < n) this.#work.dots = new Float64Array(n);
+    return this.#work.dots;
+  }
 
   /** Whether the index has word vectors (the semantic channel). */
   get hasVectors(): boolean {
@@ -752,6 +760,7 @@ export class OccupationIndex {
       semantic: new Float64Array(nOcc),
       centroid: new Float64Array(nOcc),
       centres: new Float64Array(0),
+      dots: new Float64Array(0),
     };
   }
 
@@ -1913,13 +1922,17 @@ export class OccupationIndex {
       const groups = this.#groups!;
       if (work.centres.length !== groups.length) work.centres = new Float64Array(groups.length);
       const centres = work.centres;
-      for (let g = 0; g < groups.length; g++) centres[g] = space.dot(CENTRE_ROWS, g) + 1;
+      space.dotRange(CENTRE_ROWS, 0, groups.length, centres);
+      for (let g = 0; g < groups.length; g++) centres[g] += 1;
       const probed = work.probed;
       let nProbed = 0;
       for (const g of topIndices(centres, GROUP_PROBES)) {
-        for (const occ of groups[g]) {
-          centroid[occ] = space.dot(OCCUPATION_ROWS, occ);
-          probed[nProbed++] = occ;
+        const members = groups[g];
+        const dots = this.#dots(members.length);
+        space.dotRows(OCCUPATION_ROWS, members, dots);
+        for (let i = 0; i < members.length; i++) {
+          centroid[members[i]] = dots[i];
+          probed[nProbed++] = members[i];
         }
       }
       // The groups share no occupation, and no other centroid or title score is set.
@@ -1929,9 +1942,10 @@ export class OccupationIndex {
       for (const occ of new Set([...byCentroid, ...lexicalTop])) {
         if (centroid[occ] === 0) centroid[occ] = space.dot(OCCUPATION_ROWS, occ);
         let best = centroid[occ];
-        for (let p = offsets[occ]; p < offsets[occ + 1]; p++) {
-          best = Math.max(best, space.dot(PROTOTYPE_ROWS, p));
-        }
+        const count = offsets[occ + 1] - offsets[occ];
+        const dots = this.#dots(count);
+        space.dotRange(PROTOTYPE_ROWS, offsets[occ], count, dots);
+        for (let i = 0; i < count; i++) best = Math.max(best, dots[i]);
         semantic[occ] = best;
         if (best >= SEMANTIC_ONLY_MIN) add(occ);
       }

@@ -257,6 +257,14 @@ const PHRASES: [RegExp, string][] = [
   [new RegExp(`\\bar${LEDGER_ROLES}`, "g"), "accounts receivable"],
 ];
 
+/** Whether a text has any of the phrases: one alternation (not global, so no lastIndex). */
+function anyOf(patterns: RegExp[]): RegExp {
+  if (patterns.some((p) => p.flags !== "g")) throw new Error("phrases: /g patterns only");
+  return new RegExp(patterns.map((p) => `(?:${p.source})`).join("|"));
+}
+const ANY_DROPPED = anyOf([...NOISE_PHRASES, ...EMPLOYER_PHRASES]);
+const ANY_PHRASE = anyOf(PHRASES.map(([p]) => p));
+
 /**
  * Whom an assistant assists is not the occupation: "Executive Assistant to the CEO" is an
  * executive secretary, not a chief executive (10 of the 23 LinkedIn titles so written went to the
@@ -491,8 +499,14 @@ export function cleanTitle(
 ): CleanedTitle {
   let text = stripBrackets(foldText(raw).replace(/\s+/g, " ").trim());
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
-  for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
-  for (const [phrase, written] of PHRASES) text = text.replace(phrase, written);
+  // One scan for any of them first: most titles have none (and a phrase can only appear through an
+  // earlier phrase's replacement if that one matched).
+  if (ANY_DROPPED.test(text)) {
+    for (const phrase of [...NOISE_PHRASES, ...EMPLOYER_PHRASES]) text = text.replace(phrase, " ");
+  }
+  if (ANY_PHRASE.test(text)) {
+    for (const [phrase, written] of PHRASES) text = text.replace(phrase, written);
+  }
   let phrased = false;
   for (const [phrase, written] of READ_PHRASES) {
     const read = text.replace(phrase, written);
