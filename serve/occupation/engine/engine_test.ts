@@ -714,6 +714,35 @@ Deno.test("a title several occupations share goes to the larger one", () => {
   assert.equal(top({ ...DEFAULT_WEIGHTS, shared_prior: 0 })[0], "27-3011.00");
 });
 
+Deno.test("a qualifier naming one of the occupations that share a title makes it that one's", () => {
+  const teachers = (code: string, field: string) => [
+    indexTitle(code, "primary", `${field} Teachers, Postsecondary`),
+    indexTitle(code, "alternate", "Assistant Professor"),
+  ];
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("25-1021.00", "Computer Science Teachers, Postsecondary", "Teach computing."),
+      occupation("25-1042.00", "Biological Science Teachers, Postsecondary", "Teach biology."),
+      occupation("25-1125.00", "History Teachers, Postsecondary", "Teach history."),
+    ],
+    titles: [
+      ...teachers("25-1021.00", "Computer Science"),
+      ...teachers("25-1042.00", "Biological Science"),
+      indexTitle("25-1125.00", "primary", "History Teachers, Postsecondary"),
+    ],
+    vectors: null,
+  });
+  const rank = (title: string) => index.rank({ title }, { limit: 3, semantic: false });
+  const named = rank("Assistant Professor - Computer Science");
+  assert.equal(named.results[0].onetCode, "25-1021.00");
+  assert.equal(named.sameTitleOccupations, 1);
+  assert.equal(rank("Assistant Professor").sameTitleOccupations, 2);
+  // A qualifier no sharing occupation's own title has all of ("Science", in both) leaves it shared.
+  assert.equal(rank("Assistant Professor - Science").sameTitleOccupations, 2);
+  // A qualifier naming an occupation that does not have the shared title leaves it shared too.
+  assert.equal(rank("Assistant Professor - History").sameTitleOccupations, 2);
+});
+
 Deno.test("an exact title match is calibrated by a model of its own", () => {
   const index = new OccupationIndex({ occupations, titles, vectors: null });
   const flatModel = (intercept: number) => ({

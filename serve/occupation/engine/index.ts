@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "47";
+export const RANKER_VERSION = "48";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -199,7 +199,8 @@ export interface Ranking {
   qualifierTerms: number;
   /**
    * Occupations that have a title with exactly the query's words: 0 for most queries, 1 for
-   * "Bottling Machine Operator", about ten for "Teacher".
+   * "Bottling Machine Operator", about ten for "Teacher"; 1 when a qualifier names the top one of
+   * them in its own title ("Assistant Professor - Computer Science").
    */
   sameTitleOccupations: number;
 }
@@ -2087,9 +2088,11 @@ export class OccupationIndex {
       const qualifier = work.qualifier;
       for (const occ of ordered) inPool[occ] = 1;
       let total = 0;
+      const named: string[] = [];
       for (const term of new Set(indexTerms(cleaned.rest))) {
         const id = this.#terms.get(term);
         if (id === undefined || qTerms.includes(term)) continue;
+        named.push(term);
         const weight = this.#titleIdf[id];
         total += weight;
         const list = this.#occPostings.at(id);
@@ -2105,6 +2108,15 @@ export class OccupationIndex {
         qualifier[occ] = 0;
       }
       if (total > 0) ordered = topOccupations(ordered, scores, SHORTLIST);
+      // A title several occupations share, with a qualifier that names one of them in its own
+      // title ("Assistant Professor - Computer Science": Computer Science Teachers, Postsecondary)
+      // is that occupation's title: the shared title no longer counts as shared.
+      if (sharedTitle >= 2 && named.length > 0 && sameWords[ordered[0]]) {
+        const naming = ordered.filter((occ) =>
+          sameWords[occ] && named.every((t) => this.#primaryTerms[occ].has(t))
+        );
+        if (naming.length === 1 && naming[0] === ordered[0]) sharedTitle = 1;
+      }
     }
     // An exclusion clause ("Painter, exc construction and maintenance") names occupations the
     // title is not: those whose title has every word of one of its alternatives go below the rest.
