@@ -1793,8 +1793,7 @@ export class OccupationIndex {
       const tCover = weight > 0 ? m / weight : 0;
       const head = rec[at + 4] === qHeadId ? 1 : 0;
       const exact = tCover > 0.999 && qCover > 0.999 && this.#titleNorm.equals(t, qNorm);
-      const phrase = !exact && tCover > 0.999 &&
-        paddedQuery.includes(` ${this.#titleNorm.at(t)} `);
+      const phrase = !exact && tCover > 0.999 && this.#titleNorm.between(t, paddedQuery);
       const s = wQuery * qCover + wTitle * tCover + wHead * head + (phrase ? wPhrase * tCover : 0);
       const occ = rec[at + 5];
       if (rec[at + 4] === occHeadId) headOcc[occ]++;
@@ -2346,11 +2345,14 @@ export class OccupationIndex {
  * the lower O*NET code because occupations are indexed in code order. A partial selection: pools
  * can hold hundreds of occupations and only the head is needed.
  */
-function topOccupations(pool: Iterable<number>, scores: Float64Array, k: number): number[] {
+function topOccupations(pool: ArrayLike<number>, scores: Float64Array, k: number): number[] {
   const top: number[] = [];
   const before = (a: number, b: number) =>
     scores[a] > scores[b] || (scores[a] === scores[b] && a < b);
-  for (const occ of pool) {
+  // By index: `for...of` over the pool's typed array made an iterator result per element (9 KB of
+  // garbage a ranking).
+  for (let p = 0; p < pool.length; p++) {
+    const occ = pool[p];
     if (top.length === k && !before(occ, top[k - 1])) continue;
     let j = top.length < k ? top.length : k - 1;
     while (j > 0 && before(occ, top[j - 1])) {

@@ -177,6 +177,25 @@ export class PackedStrings {
     return true;
   }
 
+  /**
+   * Whether string i stands in `padded` between two spaces, as `padded.includes(` ${at(i)} `)`
+   * says, without making either string (the ranking asks it of many titles per query).
+   */
+  between(i: number, padded: string): boolean {
+    const from = this.#offsets[i];
+    const n = this.#offsets[i + 1] - from;
+    const text = this.#text;
+    const last = padded.length - n - 1;
+    outer: for (let p = 1; p <= last; p++) {
+      if (padded.charCodeAt(p - 1) !== 32 || padded.charCodeAt(p + n) !== 32) continue;
+      for (let k = 0; k < n; k++) {
+        if (padded.charCodeAt(p + k) !== text.charCodeAt(from + k)) continue outer;
+      }
+      return true;
+    }
+    return false;
+  }
+
   /** Whether string a sorts before string b, as `<` orders strings (by UTF-16 code units). */
   less(a: number, b: number): boolean {
     const text = this.#text;

@@ -51,3 +51,24 @@ Deno.test("packed strings give back each string and compare as < and === do", ()
 Deno.test("a packed map refuses a key twice (the snapshot could not say which list it meant)", () => {
   assert.throws(() => PackedMap.from([["cook", [1]], ["cook", [2]]]), /a key twice/);
 });
+
+Deno.test("a packed string between two spaces of a text, as includes says", () => {
+  const strings = ["machine operator", "operator", "", "machine", "a", "operator machine"];
+  const packed = PackedStrings.from(strings);
+  for (
+    const padded of [
+      " machine operator ",
+      " bottling machine operator ",
+      " operators ",
+      "  ",
+      " a b ",
+      " ",
+      "",
+      " machine  operator ",
+    ]
+  ) {
+    strings.forEach((s, i) =>
+      assert.equal(packed.between(i, padded), padded.includes(` ${s} `), `"${s}" in "${padded}"`)
+    );
+  }
+});
