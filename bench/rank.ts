@@ -103,14 +103,15 @@ async function main() {
   const Base = values.base ? await baseEngine(values.base) : null;
   const bases: Ranker[] = [];
   if (Base) bases.push(new Base(source));
-  const trees: Ranker[] = [new OccupationIndex(source)];
+  const index = new OccupationIndex(source);
+  const trees: Ranker[] = [index];
   if (Base) trees.push(new OccupationIndex(source));
   if (Base) bases.push(new Base(source));
   const engines = [
     ...trees.map((e) => ({ e, tree: true })),
     ...bases.map((e) => ({ e, tree: false })),
   ];
-  const semantic = (trees[0] as OccupationIndex).hasVectors;
+  const semantic = index.hasVectors;
   const titles = postingTitles(await Deno.readTextFile(POSTINGS), count);
   console.log(
     `artifact ${side.dir}; ${titles.length} distinct posting titles; ${rounds} rounds; ` +
