@@ -23,6 +23,7 @@ import {
   type Admission,
   type ContractLimits,
   LimitGate,
+  nextLease,
   REFUSAL_MEMORY_MS,
 } from "../serve/http/limits.ts";
 
@@ -440,6 +441,78 @@ Deno.test({
       await t.cleanup();
     }
   },
+});
+
+Deno.test("claim sizes: doubled while busy, kept under a steady load, 1 for a quiet contract", () => {
+  // Claims a steady load of `perSecond` makes in a minute, each lasting until it is spent.
+  const claimsPerMinute = (perSecond: number, limit: number) => {
+    let lease = 1;
+    let claims = 0;
+    for (let t = 0, last = -Infinity; t < MINUTE; claims++) {
+      lease = nextLease(lease, t - last, limit);
+      last = t;
+      t += lease * 1000 / perSecond;
+    }
+    return { claims, lease };
+  };
+  // 3,500 a second: a full claim (1000) lasts 286 ms; the old rule went back to 1 after any
+  // wait over 250 ms and made about 25 claims a second.
+  const steady = claimsPerMinute(3_500, 10_000_000);
+  assert.ok(steady.claims <= 6 * 60, `${steady.claims} claims in a minute`);
+  assert.ok(steady.lease >= 800, `claims of ${steady.lease}`);
+  // Busy: spent within 250 ms, so doubled, up to max(1, limit/100) and at most 1000.
+  assert.equal(nextLease(64, 10, 10_000_000), 128);
+  assert.equal(nextLease(800, 10, 10_000_000), 1000);
+  assert.equal(nextLease(64, 10, 5_000), 50);
+  assert.equal(nextLease(1, 0, 60), 1, "a limit under 200 claims one at a time");
+  // Quiet: a request every second claims exactly one.
+  assert.deepEqual(claimsPerMinute(1, 10_000_000), { claims: 60, lease: 1 });
+  assert.equal(nextLease(1000, 60_000, 10_000_000), 4, "a minute idle: down to what 250 ms took");
+});
+
+Deno.test("rate limit: a new minute starts with the claim size the last one ended with", async () => {
+  const clock = testClock("2026-11-21T12:00:59.625Z");
+  const t = await testApp({ build: false, clock: clock.now, env: { BETA_CONCURRENCY: "100" } });
+  const gate = new LimitGate(t.database.db, "carry", clock.now);
+  try {
+    await registerVerified(t);
+    const contract = {
+      ...await onlyContract(t.database.db),
+      rate_per_minute: 1_000_000,
+      monthly_quota: 100_000_000,
+    };
+    // 8,000 a second to the end of the minute: claims double to 1000 (the most for a limit of
+    // 1,000,000), each spent within 250 ms; the clock ends on the next minute's first ms.
+    for (let i = 0; i < 3_000; i++) {
+      const admitted = await gate.admit(contract);
+      assert.ok(admitted.ok);
+      admitted.release();
+      clock.advance(0.125);
+    }
+    const first = await gate.admit(contract);
+    assert.ok(first.ok);
+    first.release();
+    // The shared counter holds what was claimed: one claim, of the size carried over.
+    const claimed = (start: string) =>
+      t.database.db.selectFrom("rate_counters").select("used")
+        .where("contract_id", "=", contract.id).where("window_kind", "=", "minute")
+        .where("window_start", "=", new Date(start)).executeTakeFirstOrThrow()
+        .then((row) => Number(row.used));
+    assert.equal(await claimed("2026-11-21T12:01:00.000Z"), 1000, "a full first claim");
+
+    // A quiet contract: a request every 2 s claims one at a time, so the count is exact.
+    clock.advance(MINUTE); // the minute after: the counter starts at 0
+    for (let i = 0; i < 20; i++) {
+      clock.advance(2_000);
+      const admitted = await gate.admit(contract);
+      assert.ok(admitted.ok);
+      admitted.release();
+    }
+    assert.equal(await claimed("2026-11-21T12:02:00.000Z"), 20, "exact while quiet");
+  } finally {
+    await gate.close();
+    await t.cleanup();
+  }
 });
 
 /** Runs fn with a fresh database (the server when TEST_DATABASE_URL is set) and one clock. */

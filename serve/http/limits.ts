@@ -5,8 +5,11 @@
  * Rate and quota: counters live in `rate_counters`; an instance claims allowance from them
  * with one atomic upsert that never lets the counter pass the limit, then spends it locally.
  * Claims start at 1 request (so quiet contracts are counted exactly) and double while a
- * contract is busy, up to max(1, limit / 100) capped at 1000. The limit is therefore never
- * exceeded; allowance an instance claimed but did not spend counts as used, so a busy
+ * contract is busy (its last claim spent within BUSY_MS), up to max(1, limit / 100) capped at
+ * 1000. A claim after a longer wait asks for what the last one lasted BUSY_MS of at the rate it
+ * was spent (nextLease), so a steady load keeps its claim size instead of starting again at 1,
+ * and a new minute or month starts with the size the last one ended with. The limit is therefore
+ * never exceeded; allowance an instance claimed but did not spend counts as used, so a busy
  * contract may be refused up to that many requests early per instance and window.
  *
  * Concurrency: each instance leases slots in `concurrency_leases`, under a row lock on the
@@ -105,8 +108,30 @@ function maxLease(limit: number): number {
   return Math.max(1, Math.min(1000, Math.floor(limit / 100)));
 }
 
+/**
+ * The size of a contract's next claim, from its last one (`lease`) and the time since it was made
+ * (`elapsedMs`, in which it was spent): doubled while the contract is busy (spent within BUSY_MS),
+ * otherwise what lasted BUSY_MS at the rate it was spent, at least 1; never over maxLease(limit).
+ * A quiet contract (a request now and then) claims 1 at a time, so its counts are exact. A steady
+ * load of 3,000 requests a second claims about 750 at a time: the rule this replaces went back to
+ * 1 after any wait over BUSY_MS and doubled up again, ten claims in a row, each a database round
+ * trip that requests queued behind (25 claims a second, under a load of about 3,500 a second,
+ * where this rule makes 4).
+ */
+export function nextLease(lease: number, elapsedMs: number, limit: number): number {
+  const next = elapsedMs < BUSY_MS
+    ? lease * 2
+    : Math.max(1, Math.floor(lease * BUSY_MS / elapsedMs));
+  return Math.min(next, maxLease(limit));
+}
+
 function freshAllowance(windowStart: number): Allowance {
   return { windowStart, left: 0, used: 0, lease: 1, lastClaimAt: 0, exhaustedAt: null };
+}
+
+/** A new window's allowance: nothing claimed yet, the claim size and its time carried over. */
+function nextWindow(last: Allowance, windowStart: number): Allowance {
+  return { ...freshAllowance(windowStart), lease: last.lease, lastClaimAt: last.lastClaimAt };
 }
 
 /** Enforces rate, quota and concurrency limits for runtime requests. */
@@ -221,9 +246,9 @@ export class LimitGate {
 
   #roll(state: ContractState, now: number): void {
     const minute = minuteStart(now);
-    if (state.minute.windowStart !== minute) state.minute = freshAllowance(minute);
+    if (state.minute.windowStart !== minute) state.minute = nextWindow(state.minute, minute);
     const month = monthBounds(now)[0];
-    if (state.month.windowStart !== month) state.month = freshAllowance(month);
+    if (state.month.windowStart !== month) state.month = nextWindow(state.month, month);
   }
 
   #windows(contract: ContractLimits, state: ContractState) {
@@ -275,7 +300,7 @@ export class LimitGate {
   ): Promise<void> {
     const now = this.clock().getTime();
     const ask = (a: Allowance, limit: number) => {
-      a.lease = now - a.lastClaimAt < BUSY_MS ? Math.min(a.lease * 2, maxLease(limit)) : 1;
+      a.lease = nextLease(a.lease, now - a.lastClaimAt, limit);
       a.lastClaimAt = now;
       return a.lease;
     };
