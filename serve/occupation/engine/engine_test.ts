@@ -1334,3 +1334,42 @@ Deno.test("a part of a title that names only states is dropped, whatever it woul
   // Nothing else to read: the places are the title.
   assert.equal(read("New York"), "new york");
 });
+
+Deno.test("'co-' before a word is a prefix, not O*NET's CO, unless the index has the phrase", () => {
+  const rank = titleRanker(
+    [
+      occupation("33-3012.00", "Correctional Officers and Jailers", "Guard inmates."),
+      occupation("29-1299.02", "Orthoptists", "Diagnose eye movement disorders."),
+      occupation("25-2031.00", "Secondary School Teachers", "Teach students."),
+      occupation("11-9199.00", "Managers, All Other", "Manage."),
+      occupation("53-2011.00", "Airline Pilots, Copilots, and Flight Engineers", "Fly."),
+      occupation("53-2012.00", "Commercial Pilots", "Fly small aircraft."),
+    ],
+    [
+      indexTitle("33-3012.00", "primary", "Correctional Officers and Jailers"),
+      indexTitle("33-3012.00", "alternate", "Corrections Officer (CO)"),
+      indexTitle("29-1299.02", "primary", "Orthoptists"),
+      indexTitle("29-1299.02", "alternate", "Clinical Orthoptist (CO)"),
+      indexTitle("25-2031.00", "primary", "Secondary School Teachers"),
+      indexTitle("25-2031.00", "alternate", "Teacher"),
+      indexTitle("11-9199.00", "primary", "Managers, All Other"),
+      indexTitle("11-9199.00", "alternate", "Manager"),
+      indexTitle("53-2011.00", "primary", "Airline Pilots, Copilots, and Flight Engineers"),
+      indexTitle("53-2011.00", "alternate", "Co-Pilot"),
+      indexTitle("53-2012.00", "primary", "Commercial Pilots"),
+      indexTitle("53-2012.00", "alternate", "Pilot"),
+      // "Teacher" is a common word, as in O*NET, "CO" a rare one.
+      indexTitle("11-9199.00", "alternate", "Teacher Manager"),
+      indexTitle("53-2012.00", "alternate", "Flight Teacher"),
+      indexTitle("33-3012.00", "alternate", "Jail Teacher"),
+    ],
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
+  // Read as a word, "co" matched the abbreviation's titles.
+  assert.equal(top("Co-Teacher"), "25-2031.00");
+  assert.equal(top("CO-MANAGER"), "11-9199.00");
+  // The index has "Co-Pilot": the phrase stays.
+  assert.equal(top("Co-Pilot"), "53-2011.00");
+  // Without a hyphen it is a word: the abbreviation.
+  assert.ok(["33-3012.00", "29-1299.02"].includes(top("CO")!));
+});

@@ -14,7 +14,7 @@
  * - description: a job description's words in the occupation's description and tasks. It only
  *   re-orders candidates the title found.
  */
-import { indexTerms, tokenize } from "../../text/normalize.ts";
+import { foldText, indexTerms, tokenize } from "../../text/normalize.ts";
 import { cleanTitle, readDescription, roleHead, twoForms } from "./text.ts";
 import {
   parseRole,
@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "48";
+export const RANKER_VERSION = "49";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -431,6 +431,11 @@ const SEMANTIC_SHORTLIST = 8;
 const OCCUPATION_ROWS = 0;
 const CENTRE_ROWS = 1;
 const PROTOTYPE_ROWS = 2;
+/** The shortest known word an unknown one may start with for its suffix to stand in for it. */
+const MIN_PREFIX = 3;
+/** A "co-" prefix in a raw title ("Co-Manager", "CO-TEACHER"), and the word it is before. */
+const CO_PREFIX = /\bco-\p{L}/iu;
+const CO_PREFIXED = /\bco-(\p{L}+)/giu;
 /** Doubles per title in the title loop's records (one cache line). */
 const TITLE_REC = 8;
 /** Rank words that lead a title as seniority (#withoutRank). */
@@ -1342,17 +1347,20 @@ export class OccupationIndex {
 
   /**
    * A known title word standing in for an unknown one: the longest known suffix of at least five
-   * letters ("chemotherapist" → "therapist") or else the neighbour in sorted order sharing a
-   * prefix of at least six letters and 70% of the word ("bioinformatician" → "bioinformatics");
-   * failing both, for a word of five letters or more, the title word with the most character
-   * trigrams in common (Jaccard at least 0.4; a misspelling or another form: "restaurateur" →
-   * "restaurant", "recepcionist" → "receptionist").
+   * letters after a known word of at least three ("chemotherapist" → "therapist", "foodservice" →
+   * "service"), or else the neighbour in sorted order sharing a prefix of at least six letters and
+   * 70% of the word ("bioinformatician" → "bioinformatics"); failing both, for a word of five
+   * letters or more, the title word with the most character trigrams in common (Jaccard at least
+   * 0.5; a misspelling or another form: "restaurateur" → "restaurant", "recepcionist" →
+   * "receptionist"). Until ranker 49 any known suffix stood in ("advancement" read as cement,
+   * "governmental" as mental, "midnight" as night) and a Jaccard of 0.4 did ("middleware" as
+   * middle, "forever" as forester, "insight" as inflight, "pyspark" as park).
    */
   resolveUnknown(term: string): string | null {
     if (this.#terms.has(term) || term.length < 5 || /\d/.test(term)) return null;
     if (term.length < 6) return this.#closestByTrigrams(term);
-    for (let i = 1; i <= term.length - 5; i++) {
-      if (this.#terms.has(term.slice(i))) return term.slice(i);
+    for (let i = MIN_PREFIX; i <= term.length - 5; i++) {
+      if (this.#terms.has(term.slice(i)) && this.#terms.has(term.slice(0, i))) return term.slice(i);
     }
     const sorted = this.#sortedTerms;
     const lo = lowerBound(sorted, term);
@@ -1418,11 +1426,37 @@ export class OccupationIndex {
    * (#withoutApprentice) follow in #rankTitle.
    */
   #readWords(text: string, raw: string): string {
-    let words = this.#withoutRank(text);
+    let words = this.#withoutCoPrefix(text, raw);
+    words = this.#withoutRank(words);
     words = this.#expandContractions(words, raw);
     words = this.#joinCompounds(words);
     words = this.#splitCompounds(words);
     return this.#functionalVp(words);
+  }
+
+  /**
+   * "Co-" before a word is a prefix, not a word: a co-manager is a manager, a co-teacher a
+   * teacher. Read as a word, "co" matched O*NET's abbreviations ("Corrections Officer (CO)",
+   * "Clinical Orthoptist (CO)"): "Co-Manager" went to the police supervisors ("Police CO"),
+   * "Co-Founder" to the correctional officers and "Co-Teacher" to the orthoptists. It stays when
+   * the index has the two as a title phrase ("Co-Pilot"); the two are one word when the index
+   * writes them so.
+   */
+  #withoutCoPrefix(text: string, raw: string): string {
+    if (!CO_PREFIX.test(raw)) return text;
+    const prefixed = new Set<string>();
+    for (const match of raw.matchAll(CO_PREFIXED)) prefixed.add(foldText(match[1]));
+    const words = text.split(" ");
+    let changed = false;
+    for (let i = 0; i + 1 < words.length; i++) {
+      const next = words[i + 1];
+      if (words[i] !== "co" || !prefixed.has(next) || this.#isPhrase("co", next)) continue;
+      const joined = indexTerms(`co${next}`);
+      if (joined.length === 1 && this.#terms.has(joined[0])) words.splice(i, 2, `co${next}`);
+      else words.splice(i, 1);
+      changed = true;
+    }
+    return changed ? words.join(" ") : text;
   }
 
   /**
@@ -2415,7 +2449,7 @@ const EXP_TABLE = Float64Array.from(
   (_, i) => Math.exp(i / EXP_STEPS),
 );
 /** The least trigram Jaccard similarity for an unknown word's stand-in. */
-const TRIGRAM_MIN = 0.4;
+const TRIGRAM_MIN = 0.5;
 /** Unknown words remembered per index before the memo starts over. */
 const UNKNOWN_MEMO = 20_000;
 /** A one-word title's abbreviation stands for a word at least this many titles have ("Mech"). */
