@@ -1373,3 +1373,48 @@ Deno.test("'co-' before a word is a prefix, not O*NET's CO, unless the index has
   // Without a hyphen it is a word: the abbreviation.
   assert.ok(["33-3012.00", "29-1299.02"].includes(top("CO")!));
 });
+
+Deno.test("a software product and a role word read as that role in software, if O*NET has the phrase", () => {
+  const tech = (o: IndexOccupation, technologies: string[]) => ({ ...o, technologies });
+  const rank = titleRanker(
+    [
+      tech(occupation("15-1252.00", "Software Developers", "Develop software."), ["Apache Kafka"]),
+      tech(occupation("15-1243.00", "Database Architects", "Design databases."), ["Apache Kafka"]),
+      tech(
+        occupation("15-1244.00", "Network and Computer Systems Administrators", "Run systems."),
+        [
+          "Apache Kafka",
+          "UKG Kronos",
+        ],
+      ),
+      tech(occupation("17-2051.00", "Civil Engineers", "Design roads."), ["Autodesk AutoCAD"]),
+      tech(occupation("13-2051.00", "Financial and Investment Analysts", "Analyse."), [
+        "UKG Kronos",
+      ]),
+      tech(occupation("43-3051.00", "Payroll and Timekeeping Clerks", "Pay."), ["UKG Kronos"]),
+    ],
+    [
+      indexTitle("15-1252.00", "primary", "Software Developers"),
+      indexTitle("15-1252.00", "alternate", "Software Engineer"),
+      indexTitle("15-1243.00", "primary", "Database Architects"),
+      indexTitle("15-1244.00", "primary", "Network and Computer Systems Administrators"),
+      indexTitle("15-1244.00", "alternate", "Administrator"),
+      indexTitle("17-2051.00", "primary", "Civil Engineers"),
+      indexTitle("17-2051.00", "alternate", "Engineer"),
+      indexTitle("13-2051.00", "primary", "Financial and Investment Analysts"),
+      indexTitle("13-2051.00", "alternate", "Analyst"),
+      indexTitle("43-3051.00", "primary", "Payroll and Timekeeping Clerks"),
+    ],
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
+  // "Kafka" is no title's word: the bare "Engineer" answered.
+  assert.equal(top("Kafka Engineer"), "15-1252.00");
+  assert.equal(top("Engineer, Kafka"), "15-1252.00");
+  assert.ok(rank("Kafka Engineer").substitutedShare > 0, "a reading, not the title as written");
+  // No "software administrator" in the index: the administrator stays.
+  assert.equal(top("Kafka Administrator"), "15-1244.00");
+  // Kronos is listed mostly outside computing: not read as software.
+  assert.equal(top("Kronos Engineer"), "17-2051.00");
+  // More than a role word: as written.
+  assert.equal(top("Kafka Database Architect"), "15-1243.00");
+});
