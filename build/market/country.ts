@@ -1,7 +1,8 @@
 /**
  * Country normalisation for job-posting feeds: ISO 3166-1 alpha-2 from a country field
- * (`normalizeCountry`) or a free-text location (`countryFromLocation`). Pure and
- * dependency-free; every table is built once at module load.
+ * (`normalizeCountry`) or a free-text location (`countryFromLocation`). Pure, and its one import
+ * is the US states table the service shares (serve/text/us_states.ts); every table is built once at
+ * module load.
  *
  * Matching ignores case, accents, dots, apostrophes, other punctuation, extra spaces and a
  * leading "the"; "Saint" and "St" are the same word. Ambiguity choices:
@@ -35,6 +36,7 @@
  *   Dublin IE, Vancouver CA, Portland US, San Jose US, Birmingham GB, Waterloo CA); a state or
  *   province after the comma overrides it ("Vancouver, WA" -> US). Cambridge is left out.
  */
+import { US_STATES } from "../../serve/text/us_states.ts";
 
 /** Which rule resolved a country (recorded per posting in the build, and documented). */
 export type CountryRule =
@@ -136,16 +138,14 @@ VA=Vatican;Vatican City;Vatican City State|VE=Venezuela (Bolivarian Republic of)
 VG=Virgin Islands (British);Virgin Islands, British|VN=Viet Nam
 VI=Virgin Islands (U.S.);Virgin Islands, U.S.;United States Virgin Islands;USVI`;
 
-// The 50 states and DC by USPS code ("CODE=Name;Other name"). Territories with their own
-// ISO code (PR, GU, VI, AS, MP) are countries here, and their USPS codes equal their alpha-2.
-const US_STATES = `AL=Alabama|AK=Alaska|AZ=Arizona|AR=Arkansas|CA=California|CO=Colorado
-CT=Connecticut|DE=Delaware|FL=Florida|GA=Georgia|HI=Hawaii|ID=Idaho|IL=Illinois|IN=Indiana
-IA=Iowa|KS=Kansas|KY=Kentucky|LA=Louisiana|ME=Maine|MD=Maryland|MA=Massachusetts|MI=Michigan
-MN=Minnesota|MS=Mississippi|MO=Missouri|MT=Montana|NE=Nebraska|NV=Nevada|NH=New Hampshire
-NJ=New Jersey|NM=New Mexico|NY=New York;New York State|NC=North Carolina|ND=North Dakota
-OH=Ohio|OK=Oklahoma|OR=Oregon|PA=Pennsylvania|RI=Rhode Island|SC=South Carolina
-SD=South Dakota|TN=Tennessee|TX=Texas|UT=Utah|VT=Vermont|VA=Virginia|WA=Washington
-WA=Washington State|WV=West Virginia|WI=Wisconsin|WY=Wyoming|DC=District of Columbia`;
+// The 50 states and DC by USPS code (serve/text/us_states.ts), and other names of two. Territories
+// with their own ISO code (PR, GU, VI, AS, MP) are countries here, and their USPS codes equal their
+// alpha-2.
+const US_STATE_NAMES: [string, string][] = [
+  ...US_STATES.filter((s) => s.code !== "PR").map((s): [string, string] => [s.code, s.name]),
+  ["NY", "New York State"],
+  ["WA", "Washington State"],
+];
 
 const PROVINCES = `AB=Alberta|BC=British Columbia|MB=Manitoba|NB=New Brunswick
 NL=Newfoundland and Labrador;Newfoundland|NS=Nova Scotia|NT=Northwest Territories|NU=Nunavut
@@ -288,7 +288,7 @@ for (const entry of ISO_3166.split(/[|\n]/)) {
   addPlace(PLACES, name, hit(code, "name"));
 }
 for (const [code, name] of entries(ALIASES)) addPlace(PLACES, name, hit(code, "alias"));
-for (const [code, name] of entries(US_STATES)) {
+for (const [code, name] of US_STATE_NAMES) {
   STATE_CODES.add(code);
   addPlace(PLACES, name, hit("US", "us_state"));
 }

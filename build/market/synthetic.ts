@@ -58,6 +58,7 @@
  *   is valid JSON.
  */
 import { parseArgs } from "node:util";
+import { usStateByCode } from "../../serve/text/us_states.ts";
 
 /** Options of a synthetic feed. */
 export interface SyntheticOptions {
@@ -351,20 +352,6 @@ const COUNTRY_SPECS: [code: string, alpha3: string, weight: number, names: strin
   ["BE", "BEL", 0.5, "Belgium", "Brussels:Brussels-Capital;Antwerp:Antwerp;Ghent:East Flanders"],
 ];
 
-// deno-fmt-ignore
-const US_STATES: Record<string, string> = {
-  NY: "New York", IL: "Illinois", TX: "Texas", GA: "Georgia", CA: "California", AZ: "Arizona",
-  WA: "Washington", MA: "Massachusetts", NC: "North Carolina", CO: "Colorado",
-  DC: "District of Columbia", PA: "Pennsylvania", FL: "Florida", MN: "Minnesota",
-  TN: "Tennessee", OH: "Ohio", IN: "Indiana", MI: "Michigan", OR: "Oregon", UT: "Utah",
-  NV: "Nevada", MO: "Missouri", MD: "Maryland", VA: "Virginia", WI: "Wisconsin", KY: "Kentucky",
-  OK: "Oklahoma", NE: "Nebraska", AL: "Alabama", LA: "Louisiana", NM: "New Mexico", ID: "Idaho",
-  IA: "Iowa", CT: "Connecticut", NJ: "New Jersey", RI: "Rhode Island", HI: "Hawaii",
-  AK: "Alaska", AR: "Arkansas", SC: "South Carolina", KS: "Kansas", MS: "Mississippi",
-  ME: "Maine", VT: "Vermont", NH: "New Hampshire", DE: "Delaware", ND: "North Dakota",
-  SD: "South Dakota", MT: "Montana", WY: "Wyoming", WV: "West Virginia",
-};
-
 const GARBAGE_COUNTRIES = ["Atlantis", "N/A", "Unknown", "XX", "-", "Narnia", "TBD"];
 
 const COUNTRIES = new Weighted<Country>(
@@ -637,7 +624,7 @@ function pickPlace(rng: Rng, mode: Mode): Place {
     return place;
   }
   if (country.code === "US" && rng.float() < 0.0323) {
-    countryText = undefined, regionText = US_STATES[region];
+    countryText = undefined, regionText = usStateByCode(region)?.name;
   } else if (spelling < 0.111) countryText = rng.pick(country.names);
   else if (spelling < 0.141) countryText = country.alpha3;
   else if (spelling < 0.151) countryText = country.code.toLowerCase();

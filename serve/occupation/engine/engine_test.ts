@@ -1329,6 +1329,9 @@ Deno.test("a part of a title that names only states is dropped, whatever it woul
     "customer success representative",
   );
   assert.equal(read("Core System Admin - NY, NJ or PA"), "core system administrator");
+  // Every name of the shared table (serve/text/us_states.ts), DC's too since ranker 51.
+  assert.equal(read("Paralegal - District of Columbia"), "paralegal");
+  assert.equal(read("Paralegal - West Virginia"), "paralegal");
   // A lone code may be something else ("PA" a physician assistant): it stays.
   assert.equal(read("Surgical Assistant - PA"), "surgical assistant pa");
   // Nothing else to read: the places are the title.

@@ -9,6 +9,7 @@
  * stored in the artifact was fitted on what this code produces.
  */
 import { foldText, indexTerms, singular, tokenize } from "../../text/normalize.ts";
+import { US_STATES } from "../../text/us_states.ts";
 
 /** Abbreviations seen in posting titles, expanded before matching (folded tokens). */
 const ABBREVIATIONS: Record<string, string> = {
@@ -302,11 +303,8 @@ function softwareNames(text: string, raw: string): string {
     );
 }
 
-/** Two-letter US state and territory codes, to spot "City, ST" locations. */
-const STATES = new Set(
-  ("al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj " +
-    "nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc pr").split(" "),
-);
+/** Two-letter US state codes (and DC's, Puerto Rico's), to spot "City, ST" locations. */
+const STATES = new Set(US_STATES.map((state) => state.code.toLowerCase()));
 
 const LOCATION = /,\s*([a-z]{2})\b(?:\s+\d{5})?\s*$/;
 
@@ -315,59 +313,7 @@ const PARTS = /\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/;
 
 /** US state names, to spot a part of a title that is only places ("- New Jersey", "- MD & PA"). */
 const STATE_NAMES = new RegExp(
-  "\\b(?:" + [
-    "alabama",
-    "alaska",
-    "arizona",
-    "arkansas",
-    "california",
-    "colorado",
-    "connecticut",
-    "delaware",
-    "florida",
-    "georgia",
-    "hawaii",
-    "idaho",
-    "illinois",
-    "indiana",
-    "iowa",
-    "kansas",
-    "kentucky",
-    "louisiana",
-    "maine",
-    "maryland",
-    "massachusetts",
-    "michigan",
-    "minnesota",
-    "mississippi",
-    "missouri",
-    "montana",
-    "nebraska",
-    "nevada",
-    "new hampshire",
-    "new jersey",
-    "new mexico",
-    "new york",
-    "north carolina",
-    "north dakota",
-    "ohio",
-    "oklahoma",
-    "oregon",
-    "pennsylvania",
-    "rhode island",
-    "south carolina",
-    "south dakota",
-    "tennessee",
-    "texas",
-    "utah",
-    "vermont",
-    "virginia",
-    "washington",
-    "west virginia",
-    "wisconsin",
-    "wyoming",
-    "puerto rico",
-  ].join("|").replace(/ /g, "\\s+") + ")\\b",
+  `\\b(?:${US_STATES.map((state) => state.name.toLowerCase().replace(/ /g, "\\s+")).join("|")})\\b`,
   "g",
 );
 
