@@ -1421,3 +1421,25 @@ Deno.test("a software product and a role word read as that role in software, if 
   // More than a role word: as written.
   assert.equal(top("Kafka Database Architect"), "15-1243.00");
 });
+
+Deno.test("a title with no known word is read loosely rather than not at all", () => {
+  const rank = titleRanker(
+    [
+      occupation("37-2011.00", "Janitors and Cleaners", "Keep buildings clean."),
+      occupation("29-1141.00", "Registered Nurses", "Care for patients."),
+    ],
+    [
+      indexTitle("37-2011.00", "primary", "Janitors and Cleaners"),
+      indexTitle("37-2011.00", "alternate", "Janitor"),
+      indexTitle("29-1141.00", "primary", "Registered Nurses"),
+      indexTitle("29-1141.00", "alternate", "Nurse"),
+    ],
+  );
+  // "sanitor" shares a trigram Jaccard of 0.45 with "janitor": no stand-in (over 0.5 needed)...
+  const alone = rank("Sanitor");
+  assert.equal(alone.results[0]?.onetCode, "37-2011.00", "...unless nothing else is known");
+  assert.equal(alone.substitutedShare, 1);
+  // With a known word, the loose reading is not used.
+  assert.equal(rank("Sanitor Nurse").results[0]?.onetCode, "29-1141.00");
+  assert.equal(rank("Sanitor Nurse").substitutedShare, 0);
+});

@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "51";
+export const RANKER_VERSION = "52";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1356,17 +1356,21 @@ export class OccupationIndex {
    * letters after a known word of at least three ("chemotherapist" → "therapist", "foodservice" →
    * "service"), or else the neighbour in sorted order sharing a prefix of at least six letters and
    * 70% of the word ("bioinformatician" → "bioinformatics"); failing both, for a word of five
-   * letters or more, the title word with the most character trigrams in common (Jaccard at least
-   * 0.5; a misspelling or another form: "restaurateur" → "restaurant", "recepcionist" →
+   * letters or more, the title word with the most character trigrams in common (Jaccard over 0.5;
+   * a misspelling or another form: "restaurateur" → "restauranteur", "recepcionist" →
    * "receptionist"). Until ranker 49 any known suffix stood in ("advancement" read as cement,
    * "governmental" as mental, "midnight" as night) and a Jaccard of 0.4 did ("middleware" as
-   * middle, "forever" as forester, "insight" as inflight, "pyspark" as park).
+   * middle, "forever" as forester, "insight" as inflight, "pyspark" as park). `loose` reads a word
+   * that way still, for a title none of whose words would otherwise be known (#rankTitle): a loose
+   * guess, its confidence low, rather than no answer at all.
    */
-  resolveUnknown(term: string): string | null {
+  resolveUnknown(term: string, loose = false): string | null {
     if (this.#terms.has(term) || term.length < 5 || /\d/.test(term)) return null;
-    if (term.length < 6) return this.#closestByTrigrams(term);
-    for (let i = MIN_PREFIX; i <= term.length - 5; i++) {
-      if (this.#terms.has(term.slice(i)) && this.#terms.has(term.slice(0, i))) return term.slice(i);
+    if (term.length < 6) return this.#closestByTrigrams(term, loose);
+    for (let i = loose ? 1 : MIN_PREFIX; i <= term.length - 5; i++) {
+      if (this.#terms.has(term.slice(i)) && (loose || this.#terms.has(term.slice(0, i)))) {
+        return term.slice(i);
+      }
     }
     const sorted = this.#sortedTerms;
     const lo = lowerBound(sorted, term);
@@ -1378,21 +1382,22 @@ export class OccupationIndex {
       while (k < term.length && k < candidate.length && term[k] === candidate[k]) k++;
       if (k > bestLength) [best, bestLength] = [candidate, k];
     }
-    return best ?? this.#closestByTrigrams(term);
+    return best ?? this.#closestByTrigrams(term, loose);
   }
 
-  #closestByTrigrams(term: string): string | null {
+  #closestByTrigrams(term: string, loose: boolean): string | null {
     const memo = this.#unknownMemo;
-    const known = memo.get(term);
+    const key = loose ? `~${term}` : term;
+    const known = memo.get(key);
     if (known !== undefined) return known;
     // Bounded: a pure function of the word, so forgetting only costs time.
     if (memo.size >= UNKNOWN_MEMO) memo.clear();
-    const found = this.#searchTrigrams(term);
-    memo.set(term, found);
+    const found = this.#searchTrigrams(term, loose ? TRIGRAM_LOOSE : TRIGRAM_MIN);
+    memo.set(key, found);
     return found;
   }
 
-  #searchTrigrams(term: string): string | null {
+  #searchTrigrams(term: string, min: number): string | null {
     const mine = trigrams(term);
     const hits = new Map<number, number>();
     for (const g of mine) {
@@ -1401,12 +1406,13 @@ export class OccupationIndex {
     }
     const sorted = this.#sortedTerms;
     let best = -1;
-    let bestSim = TRIGRAM_MIN;
+    let bestSim = 0;
     for (const [id, n] of hits) {
       const theirs = sorted[id].length + 1;
       const sim = n / (mine.size + theirs - n);
+      if (sim <= min) continue;
       // Ties go to the word first in sorted order: deterministic.
-      if (sim > bestSim || (sim === bestSim && best >= 0 && id < best)) [best, bestSim] = [id, sim];
+      if (best < 0 || sim > bestSim || (sim === bestSim && id < best)) [best, bestSim] = [id, sim];
     }
     return best < 0 ? null : sorted[best];
   }
@@ -1706,16 +1712,24 @@ export class OccupationIndex {
       ? this.#withoutApprentice(parsed.natural)
       : parsed.natural;
     const substituted = new Set<string>();
-    const allTerms = this.#softwareRole(indexTerms(cleaned.text)).map((t) => {
-      if (t === SOFTWARE_READING.reading) {
-        substituted.add(t);
-        return t;
-      }
-      const standIn = this.resolveUnknown(t);
-      if (standIn === null) return t;
-      substituted.add(standIn);
-      return standIn;
-    });
+    const read = this.#softwareRole(indexTerms(cleaned.text));
+    const readAs = (loose: boolean) =>
+      read.map((t) => {
+        if (t === SOFTWARE_READING.reading) {
+          substituted.add(t);
+          return t;
+        }
+        const standIn = this.resolveUnknown(t, loose);
+        if (standIn === null) return t;
+        substituted.add(standIn);
+        return standIn;
+      });
+    let allTerms = readAs(false);
+    // No word known, even through a stand-in: a loose reading rather than no answer.
+    if (!allTerms.some((t) => this.#terms.has(t))) {
+      substituted.clear();
+      allTerms = readAs(true);
+    }
     const qTerms = [...new Set(allTerms)];
     const qNorm = allTerms.join(" ");
     const qHead = roleHead(cleaned.text);
@@ -2488,8 +2502,10 @@ const EXP_TABLE = Float64Array.from(
   { length: 64 * EXP_STEPS + 1 },
   (_, i) => Math.exp(i / EXP_STEPS),
 );
-/** The least trigram Jaccard similarity for an unknown word's stand-in. */
+/** A trigram Jaccard similarity an unknown word's stand-in must exceed. */
 const TRIGRAM_MIN = 0.5;
+/** The same for a title with no known word otherwise (resolveUnknown's `loose`). */
+const TRIGRAM_LOOSE = 0.4;
 /** Unknown words remembered per index before the memo starts over. */
 const UNKNOWN_MEMO = 20_000;
 /** A one-word title's abbreviation stands for a word at least this many titles have ("Mech"). */
