@@ -1414,6 +1414,7 @@ Deno.test("a software product and a role word read as that role in software, if 
   assert.equal(top("Kafka Engineer"), "15-1252.00");
   assert.equal(top("Engineer, Kafka"), "15-1252.00");
   assert.ok(rank("Kafka Engineer").substitutedShare > 0, "a reading, not the title as written");
+  assert.equal(rank("Software Engineer").substitutedShare, 0, "a title's own word is no reading");
   // No "software administrator" in the index: the administrator stays.
   assert.equal(top("Kafka Administrator"), "15-1244.00");
   // Kronos is listed mostly outside computing: not read as software.

@@ -36,7 +36,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "52";
+export const RANKER_VERSION = "53";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1712,10 +1712,13 @@ export class OccupationIndex {
       ? this.#withoutApprentice(parsed.natural)
       : parsed.natural;
     const substituted = new Set<string>();
-    const read = this.#softwareRole(indexTerms(cleaned.text));
+    const written = indexTerms(cleaned.text);
+    const read = this.#softwareRole(written);
+    // The product read as "software" is a stand-in; a title's own "software" is not.
+    const readSoftware = read !== written;
     const readAs = (loose: boolean) =>
       read.map((t) => {
-        if (t === SOFTWARE_READING.reading) {
+        if (readSoftware && t === SOFTWARE_READING.reading) {
           substituted.add(t);
           return t;
         }
@@ -2309,7 +2312,7 @@ export class OccupationIndex {
    * ("Engineer" is the civil engineers', "Consultant" the industrial-organizational
    * psychologists'). A product is a word of O*NET's technology examples listed mostly by computer
    * and mathematical occupations (SOFTWARE_READING); "Kronos", listed by payroll and scheduling
-   * occupations, is not. The terms come back unchanged otherwise.
+   * occupations, is not. Otherwise the same array comes back.
    */
   #softwareRole(terms: string[]): string[] {
     if (terms.length !== 2) return terms;
