@@ -1444,3 +1444,84 @@ Deno.test("a title with no known word is read loosely rather than not at all", (
   assert.equal(rank("Sanitor Nurse").results[0]?.onetCode, "29-1141.00");
   assert.equal(rank("Sanitor Nurse").substitutedShare, 0);
 });
+
+Deno.test("a physician or trainee named by specialty is read as O*NET's '<specialty> Physician'", () => {
+  const rank = titleRanker(
+    [
+      occupation("29-1223.00", "Psychiatrists", "Diagnose mental disorders."),
+      occupation("29-1212.00", "Cardiologists", "Treat heart disease."),
+      occupation("29-1229.00", "Physicians, All Other", "Treat patients."),
+      occupation("29-1051.00", "Pharmacists", "Dispense drugs."),
+      occupation("39-9041.00", "Residential Advisors", "Run residence halls."),
+    ],
+    [
+      indexTitle("29-1223.00", "primary", "Psychiatrists"),
+      indexTitle("29-1223.00", "alternate", "Psychiatry Physician"),
+      indexTitle("29-1212.00", "primary", "Cardiologists"),
+      indexTitle("29-1212.00", "alternate", "Cardiology Physician"),
+      indexTitle("29-1229.00", "primary", "Physicians, All Other"),
+      indexTitle("29-1229.00", "alternate", "Resident Physician"),
+      indexTitle("29-1229.00", "alternate", "Clinical Fellow"),
+      indexTitle("29-1051.00", "primary", "Pharmacists"),
+      indexTitle("29-1051.00", "alternate", "Pharmacy Resident"),
+      indexTitle("39-9041.00", "primary", "Residential Advisors"),
+      indexTitle("39-9041.00", "alternate", "Resident Assistant"),
+    ],
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
+  assert.equal(top("Resident Physician - Psychiatry"), "29-1223.00");
+  assert.equal(top("Psychiatry Resident"), "29-1223.00");
+  assert.equal(top("Fellow - Cardiology"), "29-1212.00");
+  assert.equal(top("Cardiology Clinical Fellow, PGY-4"), "29-1212.00");
+  assert.equal(rank("Cardiology Fellow").cleanedTitle, "cardiology physician");
+  // O*NET's titles as written, and titles whose words name no physician's title, stay.
+  assert.equal(top("Resident Physician"), "29-1229.00");
+  assert.equal(top("Pharmacy Resident"), "29-1051.00");
+  assert.equal(top("Resident Assistant"), "39-9041.00");
+  assert.equal(rank("Resident Assistant").cleanedTitle, "resident assistant");
+});
+
+Deno.test("a scientist or researcher of a field is the field's practitioner, when a scientist", () => {
+  const rank = titleRanker(
+    [
+      occupation("19-2012.00", "Physicists", "Study matter."),
+      occupation("25-1054.00", "Physics Teachers, Postsecondary", "Teach physics."),
+      occupation("19-2031.00", "Chemists", "Analyse substances."),
+      occupation("19-1042.00", "Medical Scientists, Except Epidemiologists", "Research disease."),
+      occupation("29-1216.00", "General Internal Medicine Physicians", "Treat adults."),
+    ],
+    [
+      indexTitle("19-2012.00", "primary", "Physicists"),
+      indexTitle("19-2012.00", "alternate", "Physicist"),
+      indexTitle("25-1054.00", "primary", "Physics Teachers, Postsecondary"),
+      indexTitle("25-1054.00", "alternate", "Physics Instructor"),
+      indexTitle("19-2031.00", "primary", "Chemists"),
+      indexTitle("19-2031.00", "alternate", "Chemist"),
+      indexTitle("19-1042.00", "primary", "Medical Scientists, Except Epidemiologists"),
+      indexTitle("19-1042.00", "alternate", "Research Scientist"),
+      indexTitle("19-1042.00", "alternate", "Oncology Scientist"),
+      indexTitle("29-1216.00", "alternate", "Oncologist"),
+    ],
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
+  assert.equal(rank("Physics Research Scientist").cleanedTitle, "physicist");
+  assert.equal(top("Postdoctoral Research Associate - Physics"), "19-2012.00");
+  assert.equal(top("Research Scientist - Chemistry"), "19-2031.00");
+  // A qualifier that names no field stays a qualifier; a title the index has stays as written.
+  assert.equal(rank("Research Scientist - Acme").cleanedTitle, "research scientist");
+  assert.equal(top("Oncology Scientist"), "19-1042.00");
+  // An oncologist is a physician, not a scientist: a postdoc in oncology is no oncologist.
+  assert.equal(
+    rank("Postdoctoral Fellow - Radiation Oncology").cleanedTitle,
+    "radiation oncology scientist",
+  );
+});
+
+Deno.test("cleanTitle reads a founder, as the whole title, as a chief executive", () => {
+  for (const title of ["Founder", "Co-Founder", "co founder", "Founders"]) {
+    assert.deepEqual(cleanTitle(title, flat), { text: "chief executive", rest: "", reread: true });
+  }
+  // O*NET's "Iron Founder" (a furnace operator) and a founder with a role stay as written.
+  assert.equal(cleanTitle("Iron Founder", flat).text, "iron founder");
+  assert.equal(cleanTitle("Founding Engineer", flat).text, "founding engineer");
+});

@@ -15,7 +15,8 @@
  *   re-orders candidates the title found.
  */
 import { foldText, indexTerms, tokenize } from "../../text/normalize.ts";
-import { cleanTitle, readDescription, roleHead, twoForms } from "./text.ts";
+import { type CleanedTitle, cleanTitle, readDescription, roleHead, twoForms } from "./text.ts";
+import { medicalSpecialty, practitionerForms, RESEARCHER_HEADS } from "./fields.ts";
 import {
   parseRole,
   type Role,
@@ -36,7 +37,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "53";
+export const RANKER_VERSION = "54";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -439,6 +440,11 @@ const PROTOTYPE_ROWS = 2;
 const SOFTWARE_READING = { reading: "software", minOccupations: 3, minShare: 0.5 } as const;
 /** The shortest known word an unknown one may start with for its suffix to stand in for it. */
 const MIN_PREFIX = 3;
+/**
+ * Occupations a scientist's or researcher's field names (#practitioner): the life, physical and
+ * social scientists, the mathematical scientists, the computer and information research scientists.
+ */
+const SCIENTIST_GROUPS = ["19-", "15-2", "15-1221"];
 /** A "co-" prefix in a raw title ("Co-Manager", "CO-TEACHER"), and the word it is before. */
 const CO_PREFIX = /\bco-\p{L}/iu;
 const CO_PREFIXED = /\bco-(\p{L}+)/giu;
@@ -1447,6 +1453,92 @@ export class OccupationIndex {
   }
 
   /**
+   * A physician or trainee named by specialty ("Resident Physician - Psychiatry", "Cardiology
+   * Fellow", "Internal Medicine Resident") is read as O*NET's "<specialty> Physician" title
+   * ("Psychiatry Physician", a psychiatrist's) when the index has that title. Read as written,
+   * the role words took the answer ("Resident Physician" and "Clinical Fellow" are titles of
+   * the physicians, all other) and the specialty was a qualifier. A title O*NET has as written
+   * ("Chaplain Resident", "Pharmacy Resident") stays.
+   */
+  #readSpecialty(cleaned: CleanedTitle): void {
+    const specialty = medicalSpecialty(cleaned.text, cleaned.rest);
+    if (specialty === null) return;
+    const reading = indexTerms(`${specialty} physician`);
+    const written = indexTerms(cleaned.text);
+    if (reading.join(" ") === written.join(" ") || !this.#isTitle(reading)) return;
+    if (cleaned.rest === "" && this.#isTitle(written)) return;
+    cleaned.text = reading.join(" ");
+    cleaned.rest = "";
+    cleaned.reread = true;
+  }
+
+  /**
+   * A scientist or researcher of a field ("Physics Research Scientist", "Biology Researcher",
+   * "Research Scientist - Chemistry", a postdoc's "physics scientist") is the field's practitioner
+   * when the index has the word as a title's role (physicist, biologist, chemist; "Data Science
+   * Researcher" a data scientist): read as written, the field word matched its teachers ("Physics
+   * Instructor") and the role word every scientist. A qualifier is read as the field only when it
+   * names one ("Research Scientist - Amazon" stays). A title the index has as written stays.
+   */
+  #readField(cleaned: CleanedTitle): void {
+    const words = cleaned.text.split(" ");
+    const last = words.length - 1;
+    if (!RESEARCHER_HEADS.has(words[last])) return;
+    let at = last - 1;
+    if (words[at] === "research") at--;
+    if (at < 0) {
+      // Only the role: the qualifier may name the field.
+      const rest = cleaned.rest.split(" ").filter((w) => w !== "");
+      if (rest.length === 0 || rest.length > 3) return;
+      const practitioner = this.#practitioner(rest[rest.length - 1]);
+      if (practitioner === null) return;
+      cleaned.text = [...rest.slice(0, -1), practitioner].join(" ");
+      cleaned.rest = "";
+      return;
+    }
+    if (this.#isTitle(indexTerms(cleaned.text))) return;
+    const practitioner = this.#practitioner(words[at]);
+    if (practitioner !== null) cleaned.text = [...words.slice(0, at), practitioner].join(" ");
+  }
+
+  /**
+   * The practitioner of a field word, as the index has it as the role of a scientist's title
+   * (SCIENTIST_GROUPS), or null: a postdoc in oncology is a medical scientist, not an oncologist.
+   */
+  #practitioner(word: string): string | null {
+    const field = indexTerms(word)[0];
+    if (field === undefined) return null;
+    for (const form of practitionerForms(field)) {
+      const id = this.#terms.get(form);
+      if (id === undefined) continue;
+      const list = this.#titlePostings.at(id);
+      for (let i = 0; i < list.length; i++) {
+        if (this.#titleHead[list[i]] !== form) continue;
+        const code = this.occupations[this.#titleOcc[list[i]]].onetCode;
+        if (SCIENTIST_GROUPS.some((group) => code.startsWith(group))) return form;
+      }
+    }
+    return null;
+  }
+
+  /** Whether the index has a title whose terms are exactly these, in this order. */
+  #isTitle(terms: string[]): boolean {
+    let rarest = -1;
+    let fewest = Infinity;
+    for (const term of terms) {
+      const id = this.#terms.get(term);
+      if (id === undefined) return false;
+      const n = this.#titlePostings.lengthOf(id);
+      if (n < fewest) [rarest, fewest] = [id, n];
+    }
+    if (rarest < 0) return false;
+    const norm = terms.join(" ");
+    const list = this.#titlePostings.at(rarest);
+    for (let i = 0; i < list.length; i++) if (this.#titleNorm.at(list[i]) === norm) return true;
+    return false;
+  }
+
+  /**
    * "Co-" before a word is a prefix, not a word: a co-manager is a manager, a co-teacher a
    * teacher. Read as a word, "co" matched O*NET's abbreviations ("Corrections Officer (CO)",
    * "Clinical Orthoptist (CO)"): "Co-Manager" went to the police supervisors ("Police CO"),
@@ -1704,7 +1796,9 @@ export class OccupationIndex {
       this.#namesOneOccupation,
       this.#isRoleWord,
     );
+    this.#readSpecialty(cleaned);
     cleaned.text = this.#readWords(cleaned.text, query.title);
+    this.#readField(cleaned);
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);

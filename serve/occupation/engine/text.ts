@@ -130,10 +130,13 @@ function reading(text: string, phrased: boolean): { reread?: true } {
 /**
  * Titles read as another title, as READINGS reads words: the answer rests on that reading, so it
  * is not reported or calibrated as an exact title match. A software company's "Member of Technical
- * Staff" is a software engineer (O*NET's "Technical Staff Member" is a chemical technician's).
+ * Staff" is a software engineer (O*NET's "Technical Staff Member" is a chemical technician's). A
+ * founder, as a whole title, runs the company (O*NET's only founder is the "Iron Founder" of the
+ * furnace operators).
  */
 const READ_PHRASES: [RegExp, string][] = [
   [/\bmember\s+of\s+(?:the\s+)?technical\s+staff\b/g, "software engineer"],
+  [/^(?:co\s*-?\s*)?founders?$/g, "chief executive"],
 ];
 
 /**
