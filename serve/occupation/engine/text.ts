@@ -446,6 +446,66 @@ export function cleanTitle(
   namesOneOccupation: (word: string) => boolean = () => false,
   isRoleWord: (word: string) => boolean = () => false,
 ): CleanedTitle {
+  return withSchoolLevel(raw, cleanParts(raw, segmentScore, namesOneOccupation, isRoleWord));
+}
+
+/** A teacher's title that names no school level ("Math Teacher"), as cleaning leaves it. */
+const TEACHER = /\bteachers?\b/;
+const LEVEL_WORDS =
+  /\b(?:elementary|middle|junior high|high school|secondary|pre ?school|pre ?k|prekindergarten|kindergarten|postsecondary|college|university|grade school|primary)\b/g;
+
+/**
+ * A teacher's title whose qualifier or grades name the school level ("Math Teacher - Grades 6-8",
+ * "SPED Teacher - High School", "Bilingual Teacher K-5"): the level is written into the title, as
+ * O*NET's teacher titles carry it ("Middle School Math Teacher"), because the level is what
+ * decides between the elementary, middle and secondary teachers. Cleaning drops grade numbers, and
+ * a qualifier weighs less than the title, so a title O*NET lists at one level ("SPED Teacher",
+ * elementary) took the answer whatever level was asked for. A span over two levels (K-12, 6-12)
+ * names none.
+ */
+function withSchoolLevel(raw: string, cleaned: CleanedTitle): CleanedTitle {
+  if (!TEACHER.test(cleaned.text)) return cleaned;
+  const folded = foldText(raw);
+  // The K of "K-12" is no word of the title (it matched O*NET's "Pre-K Teacher").
+  const text = FROM_K.test(folded) ? cleaned.text.replace(/(?:^| )k\b/g, "").trim() : cleaned.text;
+  const level = new RegExp(LEVEL_WORDS.source).test(text) ? null : schoolLevel(folded);
+  if (level === null) return text === cleaned.text ? cleaned : { ...cleaned, text };
+  const rest = cleaned.rest.replace(LEVEL_WORDS, " ").replace(/\s+/g, " ").trim();
+  return { ...cleaned, text: `${level} ${text}`, rest };
+}
+
+const GRADE = "(pre-?k(?:indergarten)?|pk|k(?:indergarten)?|\\d{1,2})(?:st|nd|rd|th)?";
+const THROUGH = "\\s*(?:-|–|to|through|thru)\\s*";
+/** "Grades 6-8", "Grade 3", "Gr. K-5". */
+const GRADES_WORD = new RegExp(`\\bgr(?:ades?|\\.)?\\s*${GRADE}(?:${THROUGH}${GRADE})?\\b`);
+/** "6th-8th Grade", "5th Grade", "K-5" (a span from K needs no word). */
+const GRADES_BEFORE = new RegExp(`\\b${GRADE}(?:${THROUGH}${GRADE})?\\s*grades?\\b`);
+const FROM_K = new RegExp(`\\b(pre-?k|pk|k)${THROUGH}(\\d{1,2})\\b`);
+
+/** The school level a title names in words or grades, or null. */
+export function schoolLevel(folded: string): string | null {
+  if (/\b(?:high school|secondary)\b/.test(folded)) return "high school";
+  if (/\b(?:middle school|junior high)\b/.test(folded)) return "middle school";
+  if (/\belementary\b/.test(folded)) return "elementary school";
+  if (/\b(?:pre ?school|pre-?k)\b/.test(folded) && !FROM_K.test(folded)) return "preschool";
+  const match = GRADES_WORD.exec(folded) ?? GRADES_BEFORE.exec(folded) ?? FROM_K.exec(folded);
+  if (!match) return null;
+  const grade = (g: string) => /^p/.test(g) ? -1 : g.startsWith("k") ? 0 : Number(g);
+  const low = grade(match[1]);
+  const high = match[2] === undefined ? low : grade(match[2]);
+  if (high < low || high > 12) return null;
+  if (high <= 6 && low <= 5) return "elementary school";
+  if (low >= 6 && high <= 8) return "middle school";
+  if (low >= 9) return "high school";
+  return null;
+}
+
+function cleanParts(
+  raw: string,
+  segmentScore: (segment: string) => number,
+  namesOneOccupation: (word: string) => boolean,
+  isRoleWord: (word: string) => boolean,
+): CleanedTitle {
   let text = stripBrackets(foldText(raw).replace(/\s+/g, " ").trim());
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
   // One scan for any of them first: most titles have none (and a phrase can only appear through an

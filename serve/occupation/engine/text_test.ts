@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { abbreviates, twoForms } from "./text.ts";
+import { abbreviates, cleanTitle, schoolLevel, twoForms } from "./text.ts";
 
 const words = (text: string) => text.split(" ");
 
@@ -39,4 +39,42 @@ Deno.test("twoForms: a title and its written-out or shortened form, else null", 
   assert.equal(twoForms("Driver (Class A, 2 years)"), null);
   assert.equal(twoForms("Tactical/Mobile (Tacmobile) Ashore Operator"), null);
   assert.equal(twoForms("Cook"), null);
+});
+
+Deno.test("schoolLevel reads a school level from words or grades; a span over two levels is none", () => {
+  const cases: [string, string | null][] = [
+    ["math teacher - grades 6-8", "middle school"],
+    ["science teacher - grades 9-12", "high school"],
+    ["teacher, grade 3", "elementary school"],
+    ["teacher - 5th grade", "elementary school"],
+    ["grade 6 science teacher", "middle school"],
+    ["bilingual teacher k-5", "elementary school"],
+    ["sped teacher - high school", "high school"],
+    ["spanish teacher (junior high)", "middle school"],
+    ["teacher assistant - pre-k", "preschool"],
+    ["teacher k-12", null],
+    ["sub teacher (kindergarten to 12th grade substitute teacher)", null],
+    ["kindergarten teacher", null],
+    ["math teacher grades 6-12", null],
+    ["math teacher", null],
+    ["teacher - 2024-25 school year", null],
+  ];
+  for (const [title, level] of cases) assert.equal(schoolLevel(title), level, title);
+});
+
+Deno.test("cleanTitle writes a teacher's school level into the title, and drops the K of K-12", () => {
+  const known = (segment: string) => segment.length;
+  assert.equal(cleanTitle("Math Teacher - Grades 6-8", known).text, "middle school math teacher");
+  assert.deepEqual(cleanTitle("SPED Teacher - High School", known), {
+    text: "high school sped teacher",
+    rest: "",
+  });
+  assert.equal(cleanTitle("Teacher K-12", known).text, "teacher");
+  // A level the title already names, or no teacher: unchanged.
+  assert.equal(cleanTitle("Elementary Teacher - Grade 8", known).text, "elementary teacher");
+  const driver = (segment: string) => segment.includes("driver") ? 2 : 1;
+  assert.deepEqual(cleanTitle("Bus Driver - High School", driver), {
+    text: "bus driver",
+    rest: "high school",
+  });
 });
