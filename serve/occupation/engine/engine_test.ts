@@ -56,6 +56,9 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Machine Operator, n.e.c.", "machine operator"], // a coding index's "not elsewhere classified"
     ["Senior BA", "business analyst"], // last, the role
     ["BA II", "business analyst"], // a level after it
+    ["Ride Op - Boardwalk Pier", "ride operator"], // O*NET's short form of operator
+    ["OP Nurse", "op nurse"], // not the role: outpatient
+    ["Nurse - Post Op", "nurse"], // post-operative
     ["BA (Hons) Interior Design Lecturer", "ba hons interior design lecturer"], // a degree
     ["BCBA", "board certified behavior analyst"],
     ["Laborer, Not Otherwise Specified", "laborer"],
@@ -370,6 +373,9 @@ Deno.test("an unknown abbreviation stands for the index word it contracts next t
   assert.equal(cleaned("MFG Engineer"), "mfg engineer", "capitals in a mixed title: an acronym");
   assert.equal(cleaned("WHSE ASSOCIATE"), "warehouse associate", "an all-capitals title");
   assert.equal(cleaned("Mga Engineer"), "mga engineer", "a skipped vowel is not a contraction");
+  assert.equal(cleaned("Mnfctr Engineer"), "manufacturing engineer", "six letters, no vowel");
+  assert.equal(cleaned("Mnfctrng Engineer"), "mnfctrng engineer", "over seven letters: left");
+  assert.equal(cleaned("Custom Engineer"), "custom engineer", "six letters, two vowels: a word");
   const mfg = index.rank({ title: "Mfg Engineer" }, { limit: 2, semantic: false });
   assert.equal(mfg.results[0].onetCode, "17-2112.03");
 });

@@ -37,7 +37,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "55";
+export const RANKER_VERSION = "56";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1723,7 +1723,8 @@ export class OccupationIndex {
 
   /**
    * Employer abbreviations the cleaning table does not list ("Mfg Engineer", "Whse Associate",
-   * "Cust Svc Rep", "Tchr Asst"): an unknown word of two to five letters stands for an index word
+   * "Cust Svc Rep", "Tchr Asst"): an unknown word of two to five letters (or six or seven with one
+   * vowel at most: "Lndscp", "Admnstr") stands for an index word
    * it contracts (`contracts`: a prefix, or its first letter and then some of its consonants) and
    * that makes a title phrase with a neighbouring word ("manufacturing engineer", "customer
    * service"). Of several, the one the most titles have. Without such a phrase the word is left
@@ -1738,9 +1739,11 @@ export class OccupationIndex {
     for (let pass = 0; pass < 2; pass++) {
       for (let i = 0; i < words.length; i++) {
         const word = words[i];
-        if (word.length < 2 || word.length > 5 || /[^a-z]/.test(word) || this.#known(word)) {
-          continue;
-        }
+        if (
+          word.length < 2 || word.length > CONTRACTION_MAX + 2 ||
+          (word.length > CONTRACTION_MAX && (word.match(VOWELS)?.length ?? 0) > 1) ||
+          /[^a-z]/.test(word) || this.#known(word)
+        ) continue;
         if (acronym(word, raw)) continue;
         const found = this.#contraction(word, words[i - 1] ?? "", words[i + 1] ?? "", words.length);
         if (found !== null) {
@@ -2607,6 +2610,9 @@ const TRIGRAM_LOOSE = 0.4;
 const UNKNOWN_MEMO = 20_000;
 /** A one-word title's abbreviation stands for a word at least this many titles have ("Mech"). */
 const CONTRACTION_ALONE = 20;
+/** The longest unknown word read as a contraction; two letters more when it has one vowel at most. */
+const CONTRACTION_MAX = 5;
+const VOWELS = /[aeiouy]/g;
 
 /** A word's distinct character trigrams, padded ("  w", " wo", ..., "rd "). */
 function trigrams(word: string): Set<string> {

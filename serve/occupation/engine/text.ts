@@ -83,10 +83,13 @@ const ABBREVIATIONS: Record<string, string> = {
 /**
  * Abbreviations read only where they end the title's part, level words aside ("Senior BA", "Kronos
  * BA", "BA II"), where they are its role: elsewhere they are other things ("BA (Hons) Interior
- * Design", a degree).
+ * Design", a degree; "OP Nurse", outpatient). "Op" is O*NET's own short form of operator ("Process
+ * Operator (Process Op)"), so read as a word it matched only those few titles ("Ride Op" went to
+ * the telephone operators through "Op").
  */
 const ROLE_ABBREVIATIONS: Record<string, string> = {
   ba: "business analyst",
+  op: "operator",
 };
 
 /**
@@ -623,7 +626,10 @@ function cleanSegment(segment: string): string {
     if (token === "i" && i > 0 && i === tokens.length - 1) continue;
     // "Travel - MS/Tele - Nurse Job": the posting's word for itself, last, after a word.
     if (token === "job" && i > 0 && i === tokens.length - 1) continue;
-    if (Object.hasOwn(ROLE_ABBREVIATIONS, token) && tokens.slice(i + 1).every(isLevel)) {
+    if (
+      Object.hasOwn(ROLE_ABBREVIATIONS, token) && tokens.slice(i + 1).every(isLevel) &&
+      !(token === "op" && /^(?:post|pre)$/.test(tokens[i - 1] ?? "")) // post-op: post-operative
+    ) {
       out.push(ROLE_ABBREVIATIONS[token]);
     } else if (token === "admin" || token === "admins") {
       out.push(ADMINISTRATIVE_BEFORE.has(tokens[i + 1] ?? "") ? "administrative" : "administrator");
