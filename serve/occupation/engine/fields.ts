@@ -18,6 +18,8 @@ const MEDICAL_ROLES = new Set([
   "doctor",
 ]);
 
+const ANY_MEDICAL_ROLE = /\b(?:resident|residency|fellow|fellowship|physician|doctor)\b/;
+
 /** Words around a medical role that say nothing of the specialty ("Attending", "PGY-2", "MD/DO"). */
 const MEDICAL_FILLER = new Set([
   "attending",
@@ -41,6 +43,8 @@ const MEDICAL_FILLER = new Set([
  * check ("assistant physician" is no title) leaves it alone.
  */
 export function medicalSpecialty(text: string, rest: string): string | null {
+  // Most titles name no medical role: one scan before any tokenising.
+  if (!ANY_MEDICAL_ROLE.test(text) && !ANY_MEDICAL_ROLE.test(rest)) return null;
   const words = tokenize(`${text} ${rest}`).filter((w) => !/^(?:pgy\d*|\d+)$/.test(w));
   if (!words.some((w) => MEDICAL_ROLES.has(w))) return null;
   const specialty = words.filter((w) => !MEDICAL_ROLES.has(w) && !MEDICAL_FILLER.has(w));
