@@ -1531,3 +1531,54 @@ Deno.test("cleanTitle reads a founder, as the whole title, as a chief executive"
   assert.equal(cleanTitle("Iron Founder", flat).text, "iron founder");
   assert.equal(cleanTitle("Founding Engineer", flat).text, "founding engineer");
 });
+
+Deno.test("a technical lead is a software engineer, with the title's computing words only", () => {
+  const tech = (o: IndexOccupation, technologies: string[]) => ({ ...o, technologies });
+  const rank = titleRanker(
+    [
+      tech(occupation("15-1252.00", "Software Developers", "Develop software."), [
+        "Microsoft Azure",
+      ]),
+      tech(occupation("15-1244.00", "Network and Computer Systems Administrators", "Run."), [
+        "Microsoft Azure",
+      ]),
+      tech(occupation("15-1232.00", "Computer User Support Specialists", "Help users."), [
+        "Microsoft Azure",
+      ]),
+      occupation(
+        "17-3023.00",
+        "Electrical and Electronic Engineering Technicians",
+        "Test circuits.",
+      ),
+      occupation("29-2052.00", "Pharmacy Technicians", "Fill prescriptions."),
+      occupation("47-2211.00", "Sheet Metal Workers", "Fabricate sheet metal."),
+    ],
+    [
+      indexTitle("15-1252.00", "primary", "Software Developers"),
+      indexTitle("15-1252.00", "alternate", "Software Engineer"),
+      indexTitle("15-1252.00", "alternate", "Java Developer"),
+      indexTitle("15-1252.00", "alternate", "Java Architect"),
+      indexTitle("15-1252.00", "alternate", "Java Programmer"),
+      indexTitle("15-1244.00", "primary", "Network and Computer Systems Administrators"),
+      indexTitle("15-1232.00", "primary", "Computer User Support Specialists"),
+      indexTitle("15-1232.00", "alternate", "Technical Services Specialist"),
+      indexTitle("17-3023.00", "primary", "Electrical and Electronic Engineering Technicians"),
+      indexTitle("17-3023.00", "alternate", "Technician"),
+      indexTitle("29-2052.00", "primary", "Pharmacy Technicians"),
+      indexTitle("29-2052.00", "alternate", "Pharmacy Technician"),
+      indexTitle("47-2211.00", "primary", "Sheet Metal Workers"),
+      indexTitle("47-2211.00", "alternate", "Sheet Metal Worker"),
+    ],
+  );
+  const cleaned = (title: string) => rank(title).cleanedTitle;
+  assert.equal(cleaned("Technical Lead"), "software engineer");
+  assert.equal(rank("Senior Tech Lead").results[0].onetCode, "15-1252.00");
+  assert.equal(rank("Technology Lead - US").results[0].onetCode, "15-1252.00");
+  // A product no title has is dropped; a computing word of the titles is kept.
+  assert.equal(cleaned("Azure Tech Lead"), "software engineer");
+  assert.equal(cleaned("Java Tech Lead"), "java software engineer");
+  // A technician phrase of the index, another trade, a manager: as written.
+  assert.equal(cleaned("Pharmacy Tech Lead"), "pharmacy technician lead");
+  assert.equal(cleaned("Sheet Metal Technical Lead"), "sheet metal technical lead");
+  assert.equal(cleaned("Tech Lead Manager"), "technician lead manager");
+});

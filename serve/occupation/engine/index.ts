@@ -37,7 +37,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "56";
+export const RANKER_VERSION = "57";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -445,6 +445,11 @@ const MIN_PREFIX = 3;
  * social scientists, the mathematical scientists, the computer and information research scientists.
  */
 const SCIENTIST_GROUPS = ["19-", "15-2", "15-1221"];
+/** "Tech Lead" and its spellings ("tech" is written out as technician by then): #techLead. */
+const TECH_LEAD = /\b(?:technician|technical|technology) lead\b/;
+const TECH_WORDS = new Set(["technician", "technical", "technology"]);
+/** The fewest titles a word needs for #namesComputing to read it. */
+const COMPUTING_TITLES = 3;
 /** A "co-" prefix in a raw title ("Co-Manager", "CO-TEACHER"), and the word it is before. */
 const CO_PREFIX = /\bco-\p{L}/iu;
 const CO_PREFIXED = /\bco-(\p{L}+)/giu;
@@ -1802,6 +1807,7 @@ export class OccupationIndex {
     this.#readSpecialty(cleaned);
     cleaned.text = this.#readWords(cleaned.text, query.title);
     this.#readField(cleaned);
+    cleaned.text = this.#techLead(cleaned.text);
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);
@@ -2418,6 +2424,51 @@ export class OccupationIndex {
     if (at < 0 || !this.#terms.has(role) || !this.#namesSoftware(terms[at])) return terms;
     const { reading } = SOFTWARE_READING;
     return this.#isPhrase(reading, role) ? [reading, role] : terms;
+  }
+
+  /**
+   * A technical lead ("Tech Lead", "Technical Lead", "Technology Lead", "Java Tech Lead", "Azure Tech
+   * Lead") leads a software team: read as a software engineer, with the title's computing words.
+   * O*NET has no such title, so the words went anywhere: "tech" is written out as technician ("Senior
+   * Tech Lead" answered the electrical technicians), "technical" matched "Technical Writers" and
+   * "Technical Services Specialist" ("Technical Lead", the user support specialists). It stays as
+   * written when any other word is not a computing one (a software product no title has, or a word
+   * whose titles are mostly computer occupations': "Sheet Metal Technical Lead", "Event Technical
+   * Lead"), when the index has the technician phrase ("Pharmacy Tech Lead" is a lead pharmacy
+   * technician), and for a tech lead manager.
+   */
+  #techLead(text: string): string {
+    if (!TECH_LEAD.test(text)) return text;
+    const words = text.split(" ");
+    const at = words.findIndex((w, i) => w === "lead" && TECH_WORDS.has(words[i - 1]));
+    if (at < 1) return text;
+    if (words[at - 1] === "technician" && this.#isPhrase(words[at - 2], "technician")) return text;
+    const kept: string[] = [];
+    for (const [i, word] of words.entries()) {
+      if (i === at || i === at - 1) continue;
+      const term = indexTerms(word)[0];
+      if (term === undefined) continue;
+      if (!this.#terms.has(term)) {
+        if (this.#namesSoftware(term)) continue;
+        return text;
+      }
+      if (!this.#namesComputing(term)) return text;
+      kept.push(word);
+    }
+    return [...kept, "software", "engineer"].join(" ");
+  }
+
+  /** Whether half the titles with the word or more (COMPUTING_TITLES at least) are computer occupations'. */
+  #namesComputing(term: string): boolean {
+    const id = this.#terms.get(term);
+    if (id === undefined) return false;
+    const list = this.#titlePostings.at(id);
+    if (list.length < COMPUTING_TITLES) return false;
+    let computing = 0;
+    for (let i = 0; i < list.length; i++) {
+      if (this.occupations[this.#titleOcc[list[i]]].onetCode.startsWith("15-")) computing++;
+    }
+    return computing * 2 >= list.length;
   }
 
   /** Whether a word is a software product's (see #softwareRole). */
