@@ -1532,6 +1532,19 @@ Deno.test("cleanTitle reads a founder, as the whole title, as a chief executive"
   assert.equal(cleanTitle("Founding Engineer", flat).text, "founding engineer");
 });
 
+Deno.test("cleanTitle reads 'Head of' a function as its director", () => {
+  assert.deepEqual(cleanTitle("Head of Engineering", flat), {
+    text: "director of engineering",
+    rest: "",
+    reread: true,
+  });
+  const known = (segment: string) => segment.length;
+  assert.equal(cleanTitle("CHRO | Head of People", known).text, "director of people");
+  // A head cook, a department head: as written.
+  assert.equal(cleanTitle("Head Cook", flat).text, "head cook");
+  assert.equal(cleanTitle("Department Head", flat).text, "department head");
+});
+
 Deno.test("a technical lead is a software engineer, with the title's computing words only", () => {
   const tech = (o: IndexOccupation, technologies: string[]) => ({ ...o, technologies });
   const rank = titleRanker(

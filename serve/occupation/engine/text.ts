@@ -135,11 +135,14 @@ function reading(text: string, phrased: boolean): { reread?: true } {
  * is not reported or calibrated as an exact title match. A software company's "Member of Technical
  * Staff" is a software engineer (O*NET's "Technical Staff Member" is a chemical technician's). A
  * founder, as a whole title, runs the company (O*NET's only founder is the "Iron Founder" of the
- * furnace operators).
+ * furnace operators). "Head of" a function is its director ("Head of People" answered the probation
+ * officers through "people", "Head of Managed Services" the chefs and head cooks).
  */
 const READ_PHRASES: [RegExp, string][] = [
   [/\bmember\s+of\s+(?:the\s+)?technical\s+staff\b/g, "software engineer"],
   [/^(?:co\s*-?\s*)?founders?$/g, "chief executive"],
+  // "Head of Sales", "Head of Engineering": the function's top manager, as "Director of" reads.
+  [/(^|[-–—|:(,]\s*)head\s+of\s+(?=\S)/g, "$1director of "],
 ];
 
 /**
