@@ -1595,3 +1595,41 @@ Deno.test("a technical lead is a software engineer, with the title's computing w
   assert.equal(cleaned("Sheet Metal Technical Lead"), "sheet metal technical lead");
   assert.equal(cleaned("Tech Lead Manager"), "technician lead manager");
 });
+
+Deno.test("a developer of words the index does not have is a software developer", () => {
+  const rank = titleRanker(
+    [
+      occupation("15-1252.00", "Software Developers", "Develop software."),
+      occupation("15-1243.01", "Data Warehousing Specialists", "Design data warehouses."),
+      occupation("51-9151.00", "Photographic Process Workers", "Develop film."),
+      occupation("51-4022.00", "Forging Machine Setters", "Forge metal."),
+      occupation("27-1022.00", "Fashion Designers", "Design clothing."),
+    ],
+    [
+      indexTitle("15-1252.00", "primary", "Software Developers"),
+      indexTitle("15-1252.00", "alternate", "Software Developer"),
+      indexTitle("15-1252.00", "alternate", "Java Developer"),
+      indexTitle("15-1252.00", "alternate", "Java Programmer"),
+      indexTitle("15-1243.01", "primary", "Data Warehousing Specialists"),
+      indexTitle("15-1243.01", "alternate", "ETL Developer"),
+      indexTitle("15-1243.01", "alternate", "ETL Architect"),
+      indexTitle("15-1243.01", "alternate", "ETL Specialist"),
+      indexTitle("51-9151.00", "primary", "Photographic Process Workers"),
+      indexTitle("51-9151.00", "alternate", "Film Developer"),
+      indexTitle("51-9151.00", "alternate", "Developer"),
+      indexTitle("51-4022.00", "primary", "Forging Machine Setters"),
+      indexTitle("51-4022.00", "alternate", "Forge Operator"),
+      indexTitle("27-1022.00", "primary", "Fashion Designers"),
+      indexTitle("27-1022.00", "alternate", "Footwear Designer"),
+    ],
+  );
+  const cleaned = (title: string) => rank(title).cleanedTitle;
+  assert.equal(cleaned("QlikSense Nprinting Developer"), "software developer");
+  assert.equal(rank("Zyxwv Developer").results[0].onetCode, "15-1252.00");
+  // A computing word O*NET has before "developer" is the reading.
+  assert.equal(cleaned("ETL Axiom Developer"), "etl developer");
+  // Known words that are not computing ones, a phrase of the index, no unknown word: as written.
+  assert.equal(cleaned("Footwear Zyxwv Developer"), "footwear zyxwv developer");
+  assert.equal(cleaned("Film Developer"), "film developer");
+  assert.equal(cleaned("Java Developer"), "java developer");
+});

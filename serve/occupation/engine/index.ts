@@ -37,7 +37,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "58";
+export const RANKER_VERSION = "59";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1807,7 +1807,7 @@ export class OccupationIndex {
     this.#readSpecialty(cleaned);
     cleaned.text = this.#readWords(cleaned.text, query.title);
     this.#readField(cleaned);
-    cleaned.text = this.#techLead(cleaned.text);
+    cleaned.text = this.#productDeveloper(this.#techLead(cleaned.text));
     // Hierarchy words as structure: "supervisor bakery" is a bakery supervisor, and the role
     // (supervisor, helper, worker...) decides between the domain's occupations.
     const parsed = parseRole(cleaned.text);
@@ -2456,6 +2456,37 @@ export class OccupationIndex {
       kept.push(word);
     }
     return [...kept, "software", "engineer"].join(" ");
+  }
+
+  /**
+   * A developer of words the index does not have ("QlikSense Nprinting Developer", "ForgeRock
+   * Developer", "Informatica MDM Developer") develops software in a product: the unknown words are
+   * dropped, and the title read as a developer of its computing words ("ETL Axiom Developer": ETL
+   * developer; "PHP Website Developer": website developer) or, without any, a software developer. The unknown words had gone to whatever title
+   * shared a fragment of them ("ForgeRock" to the forging machine operators) or "developer" alone to
+   * the photographic process workers' film developers. Any known word that is not a computing one
+   * leaves the title as written ("Footwear Developer", "Business Developer", "Product Developer"),
+   * as does a title the index has or a phrase it has with "developer".
+   */
+  #productDeveloper(text: string): string {
+    if (!text.endsWith("developer")) return text;
+    const words = text.split(" ");
+    const last = words.length - 1;
+    if (last < 1 || words[last] !== "developer" || this.#isPhrase(words[last - 1], "developer")) {
+      return text;
+    }
+    const kept: string[] = [];
+    let unknown = 0;
+    for (const word of words.slice(0, last)) {
+      const term = indexTerms(word)[0];
+      if (term === undefined) continue;
+      if (!this.#terms.has(term)) unknown++;
+      else if (this.#namesComputing(term)) kept.push(word);
+      else return text;
+    }
+    if (unknown === 0) return text;
+    // The title's computing words say what is developed ("ETL", "website"); without any, software.
+    return [...(kept.length > 0 ? kept : ["software"]), "developer"].join(" ");
   }
 
   /** Whether half the titles with the word or more (COMPUTING_TITLES at least) are computer occupations'. */
