@@ -18,6 +18,7 @@ const MEDICAL_ROLES = new Set([
   "doctor",
 ]);
 
+/** Any of MEDICAL_ROLES, for one scan of a title before tokenising it. */
 const ANY_MEDICAL_ROLE = /\b(?:resident|residency|fellow|fellowship|physician|doctor)\b/;
 
 /** Words around a medical role that say nothing of the specialty ("Attending", "PGY-2", "MD/DO"). */

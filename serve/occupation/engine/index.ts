@@ -37,7 +37,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "59";
+export const RANKER_VERSION = "60";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1728,9 +1728,9 @@ export class OccupationIndex {
 
   /**
    * Employer abbreviations the cleaning table does not list ("Mfg Engineer", "Whse Associate",
-   * "Cust Svc Rep", "Tchr Asst"): an unknown word of two to five letters (or six or seven with one
-   * vowel at most: "Lndscp", "Admnstr") stands for an index word
-   * it contracts (`contracts`: a prefix, or its first letter and then some of its consonants) and
+   * "Cust Svc Rep", "Tchr Asst"): an unknown word of two to five letters (six or seven with one
+   * vowel at most: "Lndscp", "Mnfctr") stands for an index word it contracts (`contracts`: a
+   * prefix, or its first letter and then some of its consonants) and
    * that makes a title phrase with a neighbouring word ("manufacturing engineer", "customer
    * service"). Of several, the one the most titles have. Without such a phrase the word is left
    * as it is (a company name, a code), unless it is the whole title ("Mech"): then a word at least
@@ -2431,11 +2431,11 @@ export class OccupationIndex {
    * Lead") leads a software team: read as a software engineer, with the title's computing words.
    * O*NET has no such title, so the words went anywhere: "tech" is written out as technician ("Senior
    * Tech Lead" answered the electrical technicians), "technical" matched "Technical Writers" and
-   * "Technical Services Specialist" ("Technical Lead", the user support specialists). It stays as
-   * written when any other word is not a computing one (a software product no title has, or a word
-   * whose titles are mostly computer occupations': "Sheet Metal Technical Lead", "Event Technical
-   * Lead"), when the index has the technician phrase ("Pharmacy Tech Lead" is a lead pharmacy
-   * technician), and for a tech lead manager.
+   * "Technical Services Specialist" ("Technical Lead", the user support specialists). Every other
+   * word must be a computing one: a software product no title has (#namesSoftware, dropped) or a
+   * word of the index that #namesComputing accepts (kept). Any other word leaves the title as
+   * written ("Sheet Metal Technical Lead", "Event Technical Lead"), as do an index technician
+   * phrase ("Pharmacy Tech Lead" is a lead pharmacy technician) and a tech lead manager.
    */
   #techLead(text: string): string {
     if (!TECH_LEAD.test(text)) return text;
@@ -2461,12 +2461,13 @@ export class OccupationIndex {
   /**
    * A developer of words the index does not have ("QlikSense Nprinting Developer", "ForgeRock
    * Developer", "Informatica MDM Developer") develops software in a product: the unknown words are
-   * dropped, and the title read as a developer of its computing words ("ETL Axiom Developer": ETL
-   * developer; "PHP Website Developer": website developer) or, without any, a software developer. The unknown words had gone to whatever title
-   * shared a fragment of them ("ForgeRock" to the forging machine operators) or "developer" alone to
-   * the photographic process workers' film developers. Any known word that is not a computing one
-   * leaves the title as written ("Footwear Developer", "Business Developer", "Product Developer"),
-   * as does a title the index has or a phrase it has with "developer".
+   * dropped, and the title is read as a developer of its computing words ("ETL Axiom Developer":
+   * ETL developer; "PHP Website Developer": website developer) or, without any, a software
+   * developer. The unknown words had gone to whatever title shared a fragment of them ("ForgeRock"
+   * to the forging machine operators) or "developer" alone to the photographic process workers'
+   * film developers. A known word that is not a computing one (#namesComputing) leaves the title as
+   * written ("Footwear Developer", "Business Developer"), as does a phrase the index has with
+   * "developer" ("Film Developer") or a title of known words only.
    */
   #productDeveloper(text: string): string {
     if (!text.endsWith("developer")) return text;
@@ -2489,7 +2490,10 @@ export class OccupationIndex {
     return [...(kept.length > 0 ? kept : ["software"]), "developer"].join(" ");
   }
 
-  /** Whether half the titles with the word or more (COMPUTING_TITLES at least) are computer occupations'. */
+  /**
+   * Whether at least half of the titles with the word (COMPUTING_TITLES or more) are computer
+   * occupations' ("java", "database"; not "data", "platform").
+   */
   #namesComputing(term: string): boolean {
     const id = this.#terms.get(term);
     if (id === undefined) return false;
@@ -2692,7 +2696,7 @@ const TRIGRAM_LOOSE = 0.4;
 const UNKNOWN_MEMO = 20_000;
 /** A one-word title's abbreviation stands for a word at least this many titles have ("Mech"). */
 const CONTRACTION_ALONE = 20;
-/** The longest unknown word read as a contraction; two letters more when it has one vowel at most. */
+/** The longest unknown word read as a contraction; two letters more with one vowel at most. */
 const CONTRACTION_MAX = 5;
 const VOWELS = /[aeiouy]/g;
 

@@ -457,8 +457,9 @@ export function cleanTitle(
 
 /** A teacher's title that names no school level ("Math Teacher"), as cleaning leaves it. */
 const TEACHER = /\bteachers?\b/;
-const LEVEL_WORDS =
-  /\b(?:elementary|middle|junior high|high school|secondary|pre ?school|pre ?k|prekindergarten|kindergarten|postsecondary|college|university|grade school|primary)\b/g;
+const LEVEL_WORD =
+  /\b(?:elementary|middle|junior high|high school|secondary|pre ?school|pre ?k|prekindergarten|kindergarten|postsecondary|college|university|grade school|primary)\b/;
+const LEVEL_WORDS = new RegExp(LEVEL_WORD.source, "g");
 
 /**
  * A teacher's title whose qualifier or grades name the school level ("Math Teacher - Grades 6-8",
@@ -474,7 +475,7 @@ function withSchoolLevel(raw: string, cleaned: CleanedTitle): CleanedTitle {
   const folded = foldText(raw);
   // The K of "K-12" is no word of the title (it matched O*NET's "Pre-K Teacher").
   const text = FROM_K.test(folded) ? cleaned.text.replace(/(?:^| )k\b/g, "").trim() : cleaned.text;
-  const level = new RegExp(LEVEL_WORDS.source).test(text) ? null : schoolLevel(folded);
+  const level = LEVEL_WORD.test(text) ? null : schoolLevel(folded);
   if (level === null) return text === cleaned.text ? cleaned : { ...cleaned, text };
   const rest = cleaned.rest.replace(LEVEL_WORDS, " ").replace(/\s+/g, " ").trim();
   return { ...cleaned, text: `${level} ${text}`, rest };
@@ -490,7 +491,10 @@ const FROM_K = new RegExp(`\\b(pre-?k|pk|k)${THROUGH}(\\d{1,2})\\b`);
 
 /** The school level a title names in words or grades, or null. */
 export function schoolLevel(folded: string): string | null {
-  if (/\b(?:high school|secondary)\b/.test(folded)) return "high school";
+  // "High school diploma" is a requirement, not a level.
+  if (/\b(?:high school(?! (?:diploma|degree|graduate|equivalen))|secondary)\b/.test(folded)) {
+    return "high school";
+  }
   if (/\b(?:middle school|junior high)\b/.test(folded)) return "middle school";
   if (/\belementary\b/.test(folded)) return "elementary school";
   if (/\b(?:pre ?school|pre-?k)\b/.test(folded) && !FROM_K.test(folded)) return "preschool";

@@ -53,6 +53,7 @@ Deno.test("schoolLevel reads a school level from words or grades; a span over tw
     ["spanish teacher (junior high)", "middle school"],
     ["teacher assistant - pre-k", "preschool"],
     ["teacher k-12", null],
+    ["teacher assistant - high school diploma required", null],
     ["sub teacher (kindergarten to 12th grade substitute teacher)", null],
     ["kindergarten teacher", null],
     ["math teacher grades 6-12", null],
