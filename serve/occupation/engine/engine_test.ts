@@ -1633,3 +1633,24 @@ Deno.test("a developer of words the index does not have is a software developer"
   assert.equal(cleaned("Film Developer"), "film developer");
   assert.equal(cleaned("Java Developer"), "java developer");
 });
+
+Deno.test("a title and a qualifier that make a title of the index are read as that title", () => {
+  const rank = titleRanker(
+    [
+      occupation("35-1012.00", "First-Line Supervisors of Food Preparation Workers", "Lead."),
+      occupation("37-1012.00", "First-Line Supervisors of Landscaping Workers", "Lead crews."),
+    ],
+    [
+      indexTitle("35-1012.00", "primary", "First-Line Supervisors of Food Preparation Workers"),
+      indexTitle("35-1012.00", "alternate", "Crew Leader"),
+      indexTitle("37-1012.00", "primary", "First-Line Supervisors of Landscaping Workers"),
+      indexTitle("37-1012.00", "alternate", "Landscaping Crew Leader"),
+    ],
+  );
+  const crew = rank("Crew Leader - Landscaping");
+  assert.equal(crew.cleanedTitle, "landscaping crew leader");
+  assert.equal(crew.results[0].onetCode, "37-1012.00");
+  // A qualifier that makes no title with it stays a qualifier.
+  assert.equal(rank("Crew Leader - Strawberry Harvest").cleanedTitle, "crew leader");
+  assert.equal(rank("Crew Leader - Strawberry Harvest").results[0].onetCode, "35-1012.00");
+});

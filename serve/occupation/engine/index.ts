@@ -37,7 +37,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "60";
+export const RANKER_VERSION = "61";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1478,6 +1478,23 @@ export class OccupationIndex {
   }
 
   /**
+   * A title and a qualifier that together make a title of the index ("Crew Leader - Landscaping":
+   * O*NET's "Landscaping Crew Leader"; "Project Manager - Construction") are read as that title:
+   * as a qualifier, the words re-ordered only a shortlist the shared title had already decided
+   * ("Crew Leader" is the food service supervisors' title, so the landscaping crew leader came
+   * second).
+   */
+  #readQualifiedTitle(cleaned: CleanedTitle): void {
+    if (cleaned.rest === "" || cleaned.text === "") return;
+    const rest = indexTerms(cleaned.rest);
+    if (rest.length === 0 || rest.length > 3) return;
+    const joined = [...rest, ...indexTerms(cleaned.text)];
+    if (!this.#isTitle(joined)) return;
+    cleaned.text = joined.join(" ");
+    cleaned.rest = "";
+  }
+
+  /**
    * A scientist or researcher of a field ("Physics Research Scientist", "Biology Researcher",
    * "Research Scientist - Chemistry", a postdoc's "physics scientist") is the field's practitioner
    * when the index has the word as a title's role (physicist, biologist, chemist; "Data Science
@@ -1805,6 +1822,7 @@ export class OccupationIndex {
       this.#isRoleWord,
     );
     this.#readSpecialty(cleaned);
+    this.#readQualifiedTitle(cleaned);
     cleaned.text = this.#readWords(cleaned.text, query.title);
     this.#readField(cleaned);
     cleaned.text = this.#productDeveloper(this.#techLead(cleaned.text));
