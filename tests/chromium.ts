@@ -103,9 +103,12 @@ class Cdp {
     this.#listeners.add(listener);
   }
 
-  /** Resolves at the next `method` event of the session. */
+  /**
+   * Resolves at the next `method` event of the session; rejects if the connection closes first (a
+   * browser stopped by the timeout while a page loads must not leave the load waiting for ever).
+   */
   once(method: string, sessionId: string): Promise<Json> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const listener: Listener = (m, params, sid) => {
         if (m === method && sid === sessionId) {
           this.#listeners.delete(listener);
@@ -113,6 +116,10 @@ class Cdp {
         }
       };
       this.#listeners.add(listener);
+      this.closed.then(() => {
+        this.#listeners.delete(listener);
+        reject(new Error(`DevTools connection closed before ${method}`));
+      });
     });
   }
 
@@ -278,10 +285,14 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   }
 }
 
-/** Asks the browser to close, then kills it if it has not exited within 3 s. */
+/**
+ * Asks the browser to close, then kills it if it has not exited within 3 s. Without a DevTools
+ * connection (a timeout before it was made) nothing asks it to close, so it is killed at once:
+ * waiting let the abandoned session connect and load the page meanwhile.
+ */
 async function stopBrowser(child: Deno.ChildProcess, cdp: Cdp | null): Promise<void> {
   if (cdp !== null) await within(cdp.send("Browser.close").catch(() => {}), 1000);
-  const exited = await within(child.status.then(() => true), 3000);
+  const exited = cdp !== null && await within(child.status.then(() => true), 3000);
   if (!exited) {
     try {
       child.kill("SIGKILL");

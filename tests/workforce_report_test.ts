@@ -181,7 +181,12 @@ async function serving<T>(html: string, csp: string, fn: (url: string) => Promis
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     () =>
       new Response(html, {
-        headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": csp },
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": csp,
+          // No idle keep-alive connection from a browser that is then killed: shutdown waits on it.
+          "connection": "close",
+        },
       }),
   );
   try {
