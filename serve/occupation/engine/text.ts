@@ -563,17 +563,25 @@ function cleanParts(
     const score = segmentScore(segment);
     if (score > bestScore) [cleaned, bestScore] = [segment, score];
   }
-  // A bare role word with one short qualifier ("Physician - Neurology", "Consultant - Human
+  // A bare role word with a short qualifier ("Physician - Neurology", "Consultant - Human
   // Capital") is the qualifier's role, as a coding index writes "Physician, neurology": the
-  // qualifier names the domain the word alone cannot. A word that is one occupation's title on
-  // its own ("Custodian - Summer Camp") keeps the qualifier as its setting.
+  // qualifier names the domain the word alone cannot. Of several parts ("Registered Nurse - RN -
+  // Supervisor"), the one that scores best. A word that is one occupation's title on its own
+  // ("Custodian - Summer Camp") keeps the qualifier as its setting.
   if (
-    segments.length === 2 && cleaned !== "" && !cleaned.includes(" ") &&
+    segments.length >= 2 && cleaned !== "" && !cleaned.includes(" ") &&
     !namesOneOccupation(cleaned)
   ) {
-    const other = segments[0] === cleaned ? segments[1] : segments[0];
-    if (other !== cleaned && other.split(" ").length <= 3 && segmentScore(other) > 0) {
-      return { text: `${other} ${cleaned}`, rest: "", ...reading(text, phrased), ...excluded };
+    let other = "";
+    let otherScore = 0;
+    for (const segment of segments) {
+      if (segment === cleaned || segment.split(" ").length > 3) continue;
+      const score = segmentScore(segment);
+      if (score > otherScore) [other, otherScore] = [segment, score];
+    }
+    if (other !== "" && (segments.length === 2 || otherScore >= 100)) {
+      const rest = segments.filter((s) => s !== cleaned && s !== other).join(" ");
+      return { text: `${other} ${cleaned}`, rest, ...reading(text, phrased), ...excluded };
     }
   }
   const rest = segments.filter((s) => s !== cleaned).join(" ");

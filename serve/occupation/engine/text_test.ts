@@ -79,3 +79,16 @@ Deno.test("cleanTitle writes a teacher's school level into the title, and drops 
     rest: "high school",
   });
 });
+
+Deno.test("cleanTitle gives a bare role the best of several parts that names a role", () => {
+  // Parts with a role head score 100 and more, as OccupationIndex.segmentScore has them.
+  const score = (segment: string) =>
+    /nurse$/.test(segment) ? 150 : segment === "supervisor" ? 400 : segment === "rn" ? 20 : 5;
+  assert.deepEqual(cleanTitle("Registered Nurse - RN - Supervisor", score), {
+    text: "registered nurse supervisor",
+    rest: "", // "RN" is written out as the same part
+  });
+  // Of three parts, one without a role head does not become the role's domain.
+  const weak = (segment: string) => segment === "supervisor" ? 400 : 20;
+  assert.equal(cleanTitle("Supervisor - Night Shift Team - Dock 4", weak).text, "supervisor");
+});
