@@ -1545,6 +1545,11 @@ export class OccupationIndex {
 
   /** Whether the index has a title whose terms are exactly these, in this order. */
   #isTitle(terms: string[]): boolean {
+    // Every neighbouring pair of a title is a phrase of the index: hash lookups rule most queries
+    // out before any title is read.
+    for (let i = 0; i + 1 < terms.length; i++) {
+      if (!this.#pairPostings.has(`${terms[i]} ${terms[i + 1]}`)) return false;
+    }
     let rarest = -1;
     let fewest = Infinity;
     for (const term of terms) {
@@ -2461,19 +2466,9 @@ export class OccupationIndex {
     const at = words.findIndex((w, i) => w === "lead" && TECH_WORDS.has(words[i - 1]));
     if (at < 1) return text;
     if (words[at - 1] === "technician" && this.#isPhrase(words[at - 2], "technician")) return text;
-    const kept: string[] = [];
-    for (const [i, word] of words.entries()) {
-      if (i === at || i === at - 1) continue;
-      const term = indexTerms(word)[0];
-      if (term === undefined) continue;
-      if (!this.#terms.has(term)) {
-        if (this.#namesSoftware(term)) continue;
-        return text;
-      }
-      if (!this.#namesComputing(term)) return text;
-      kept.push(word);
-    }
-    return [...kept, "software", "engineer"].join(" ");
+    const others = words.filter((_, i) => i !== at && i !== at - 1);
+    const read = this.#computingWords(others, (term) => this.#namesSoftware(term));
+    return read === null ? text : [...read.kept, "software", "engineer"].join(" ");
   }
 
   /**
@@ -2494,18 +2489,33 @@ export class OccupationIndex {
     if (last < 1 || words[last] !== "developer" || this.#isPhrase(words[last - 1], "developer")) {
       return text;
     }
+    const read = this.#computingWords(words.slice(0, last), () => true);
+    if (read === null || read.unknown === 0) return text;
+    // The title's computing words say what is developed ("ETL", "website"); without any, software.
+    return [...(read.kept.length > 0 ? read.kept : ["software"]), "developer"].join(" ");
+  }
+
+  /**
+   * A title's other words as #techLead and #productDeveloper read them: a known word that
+   * #namesComputing accepts is kept, an unknown one that `unknownOk` accepts is dropped and
+   * counted; null when any word is neither.
+   */
+  #computingWords(
+    words: string[],
+    unknownOk: (term: string) => boolean,
+  ): { kept: string[]; unknown: number } | null {
     const kept: string[] = [];
     let unknown = 0;
-    for (const word of words.slice(0, last)) {
+    for (const word of words) {
       const term = indexTerms(word)[0];
       if (term === undefined) continue;
-      if (!this.#terms.has(term)) unknown++;
-      else if (this.#namesComputing(term)) kept.push(word);
-      else return text;
+      if (!this.#terms.has(term)) {
+        if (!unknownOk(term)) return null;
+        unknown++;
+      } else if (this.#namesComputing(term)) kept.push(word);
+      else return null;
     }
-    if (unknown === 0) return text;
-    // The title's computing words say what is developed ("ETL", "website"); without any, software.
-    return [...(kept.length > 0 ? kept : ["software"]), "developer"].join(" ");
+    return { kept, unknown };
   }
 
   /**
