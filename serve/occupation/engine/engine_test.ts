@@ -1117,6 +1117,9 @@ Deno.test("cleanTitle reads PT as part time beside another role, else as a physi
   assert.equal(clean("PT Assistant"), "physical therapist assistant");
   assert.equal(clean("Physical Therapist (PT)"), "physical therapist");
   assert.equal(clean("Bakery Clerk FT"), "bakery clerk"); // full time
+  // A hierarchy word is a role too, unless PT follows it: a lead physical therapist.
+  assert.equal(clean("Retail Team Lead (PT)"), "retail team lead");
+  assert.match(clean("Lead PT"), /physical therapist$/);
   // Without a role-word reader (the default), PT is the therapist.
   assert.equal(cleanTitle("Cashier PT", flat).text, "cashier physical therapist");
 });
@@ -1587,6 +1590,7 @@ Deno.test("a technical lead is a software engineer, with the title's computing w
   assert.equal(cleaned("Technical Lead"), "software engineer");
   assert.equal(rank("Senior Tech Lead").results[0].onetCode, "15-1252.00");
   assert.equal(rank("Technology Lead - US").results[0].onetCode, "15-1252.00");
+  assert.equal(cleaned("Technical Team Lead"), "software engineer");
   // A product no title has is dropped; a computing word of the titles is kept.
   assert.equal(cleaned("Azure Tech Lead"), "software engineer");
   assert.equal(cleaned("Java Tech Lead"), "java software engineer");
@@ -1653,4 +1657,26 @@ Deno.test("a title and a qualifier that make a title of the index are read as th
   // A qualifier that makes no title with it stays a qualifier.
   assert.equal(rank("Crew Leader - Strawberry Harvest").cleanedTitle, "crew leader");
   assert.equal(rank("Crew Leader - Strawberry Harvest").results[0].onetCode, "35-1012.00");
+});
+
+Deno.test("a leader is a lead, not a worker; a team leader with a domain leads that domain", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("41-1011.00", "First-Line Supervisors of Retail Sales Workers", "Supervise."),
+      occupation("41-2031.00", "Retail Salespersons", "Sell goods."),
+    ],
+    titles: [
+      indexTitle("41-1011.00", "primary", "First-Line Supervisors of Retail Sales Workers"),
+      indexTitle("41-1011.00", "alternate", "Shift Leader"),
+      indexTitle("41-2031.00", "primary", "Retail Salespersons"),
+      indexTitle("41-2031.00", "alternate", "Retail Clerk"),
+    ],
+    vectors: null,
+  }, { ...DEFAULT_WEIGHTS, role_mismatch: 1 });
+  const ranking = index.rank({ title: "Retail Shift Leader" }, { limit: 2, semantic: false });
+  // As a worker's title it was penalised against the supervisors who have "Shift Leader".
+  assert.equal(ranking.results[0].onetCode, "41-1011.00");
+  assert.equal(cleanTitle("Production Team Leader", flat).text, "production leader");
+  assert.equal(cleanTitle("Team Leader - Packaging", flat).text, "team leader");
+  assert.equal(cleanTitle("Team Leader", flat).text, "team leader");
 });

@@ -38,6 +38,8 @@ export const ROLE_WORDS: Readonly<Record<string, Role>> = {
   apprentices: "apprentice",
   lead: "lead",
   leadman: "lead",
+  leader: "lead",
+  leaders: "lead",
   manager: "manager",
   managers: "manager",
   // An employer's director is a manager of the function ("Director of Finance", "Tax Director");

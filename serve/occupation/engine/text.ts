@@ -10,6 +10,7 @@
  */
 import { foldText, indexTerms, singular, tokenize } from "../../text/normalize.ts";
 import { US_STATES } from "../../text/us_states.ts";
+import { ROLE_WORDS } from "./roles.ts";
 
 /** Abbreviations seen in posting titles, expanded before matching (folded tokens). */
 const ABBREVIATIONS: Record<string, string> = {
@@ -94,18 +95,23 @@ const ROLE_ABBREVIATIONS: Record<string, string> = {
 
 /**
  * "PT" is a physical therapist ("Travel PT", "PT - Outpatient") unless the title names another
- * role, where it is part time ("Cashier PT", "PT Sales Associate", "Sonographer II - PT"); "PT
- * Assistant", "PT Aide" and "PT Tech" are the therapist's assistants, aides and technicians.
+ * role or has a hierarchy word, where it is part time ("Cashier PT", "PT Sales Associate",
+ * "Sonographer II - PT", "Retail Team Lead (PT)"); "PT Assistant", "PT Aide" and "PT Tech" are the
+ * therapist's assistants, aides and technicians.
  */
 function partTime(text: string, isRoleWord: (word: string) => boolean): boolean {
   const words = tokenize(text);
   if (!words.includes("pt") || /\bpt\s+(?:assistant|aide|tech|technician)s?\b/.test(text)) {
     return false;
   }
+  const beforePt = new Set(Array.from(text.matchAll(/([a-z]+) pt\b/g), (m) => m[1]));
   return words.some((word) => {
     if (word === "pt") return false;
     const expanded = lookup(ABBREVIATIONS, word) ?? word;
-    return isRoleWord(expanded.slice(expanded.lastIndexOf(" ") + 1));
+    const last = expanded.slice(expanded.lastIndexOf(" ") + 1);
+    // A hierarchy word names a role too ("Retail Team Lead (PT)"), unless it is the therapist's
+    // ("Lead PT").
+    return (Object.hasOwn(ROLE_WORDS, last) && !beforePt.has(word)) || isRoleWord(last);
   });
 }
 
@@ -265,6 +271,9 @@ const PHRASES: [RegExp, string][] = [
   [/\ba\/r\b/g, "accounts receivable"],
   [new RegExp(`\\bap${LEDGER_ROLES}`, "g"), "accounts payable"],
   [new RegExp(`\\bar${LEDGER_ROLES}`, "g"), "accounts receivable"],
+  // The team of a team leader with a domain is no domain ("Production Team Leader" leads
+  // production, not O*NET's "Water Team Leader" or "Sales Team Leader").
+  [/(\S)\s+team\s+leader\b/g, "$1 leader"],
 ];
 
 /** Whether a text has any of the phrases: one alternation (not global, so no lastIndex). */
