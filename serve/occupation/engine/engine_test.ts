@@ -1680,3 +1680,25 @@ Deno.test("a leader is a lead, not a worker; a team leader with a domain leads t
   assert.equal(cleanTitle("Team Leader - Packaging", flat).text, "team leader");
   assert.equal(cleanTitle("Team Leader", flat).text, "team leader");
 });
+
+Deno.test("a part of a title that is a title of the index names the role", () => {
+  const rank = titleRanker(
+    [
+      occupation("51-3022.00", "Meat, Poultry, and Fish Cutters and Trimmers", "Cut fish."),
+      occupation("51-8013.00", "Power Plant Operators", "Run plants."),
+    ],
+    [
+      indexTitle("51-3022.00", "primary", "Meat, Poultry, and Fish Cutters and Trimmers"),
+      indexTitle("51-3022.00", "alternate", "Fish Filleter"),
+      indexTitle("51-8013.00", "primary", "Power Plant Operators"),
+      indexTitle("51-8013.00", "alternate", "Power Plant"),
+      indexTitle("51-8013.00", "alternate", "Gas Plant"),
+      indexTitle("51-8013.00", "alternate", "Water Plant"),
+      indexTitle("51-8013.00", "alternate", "Steam Plant"),
+    ],
+  );
+  // "plant" heads more titles than "filleter", but "Processing Plant" is no title.
+  const fish = rank("Fish Filleter - Processing Plant");
+  assert.equal(fish.cleanedTitle, "fish filleter");
+  assert.equal(fish.results[0].onetCode, "51-3022.00");
+});

@@ -37,7 +37,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "63";
+export const RANKER_VERSION = "64";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -425,6 +425,8 @@ const SEMANTIC_FLOOR = 0.55;
 const SEMANTIC_ONLY_MIN = 0.7;
 const SHORTLIST = 40;
 const SEGMENT_HEAD_BONUS = 100;
+/** Added for a part that is a title of the index (segmentScore). */
+const SEGMENT_TITLE_BONUS = 30;
 /** Titles a word inside a part must head to name the part's role (segmentScore). */
 const SEGMENT_INNER_HEAD_TITLES = 20;
 const SEMANTIC_SHORTLIST = 8;
@@ -1284,7 +1286,13 @@ export class OccupationIndex {
     // over a qualifier with rarer words; the first such part on a tie.
     // The more titles share the head, the more surely it names a role ("cook", not "crops").
     const heads = this.#headCount.get(roleHead(segment)) ?? 0;
-    if (heads > 0) return score + SEGMENT_HEAD_BONUS + 10 * Math.log(1 + heads);
+    if (heads > 0) {
+      // A part that is a title of the index, two words or more, names the role for certain
+      // ("Fish Filleter - Processing Plant": "processing plant" has the commoner head).
+      const terms = indexTerms(segment);
+      const title = terms.length >= 2 && this.#isTitle(terms) ? SEGMENT_TITLE_BONUS : 0;
+      return score + SEGMENT_HEAD_BONUS + title + 10 * Math.log(1 + heads);
+    }
     // A part whose last word heads no title may still name its role before words that qualify
     // it ("Medical Assistant Certified Float - Urgent Care"): the last of its words that heads
     // many titles counts, at half the bonus of a part that ends in its role.
