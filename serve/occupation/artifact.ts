@@ -64,7 +64,9 @@ export async function loadTaxonomy(
   dir?: string,
   options: TaxonomyLoadOptions = { worker: false },
 ): Promise<TaxonomyData> {
-  const { occupations, facts, book, from } = await loadAnswers(tables, manifest, dir);
+  // In the ranking worker the index loads while this thread reads the answers (start-up time).
+  const answers = loadAnswers(tables, manifest, dir);
+  answers.catch(() => {}); // awaited below, after the index (which may fail first)
   // The build's snapshot of the index when this engine wrote it; else built here, in slices that
   // yield to the event loop (the full taxonomy takes about two seconds). In the ranking worker,
   // both happen there, off this thread.
@@ -79,18 +81,20 @@ export async function loadTaxonomy(
     const source = async () =>
       loading ? readIndexSource(await tables()) : await readDataFile(file, readIndexSource);
     try {
-      const ranker = await WorkerRanker.load(dir, source, facts);
+      const ranker = await WorkerRanker.load(dir, source, answers.then((a) => a.facts));
       [engine, engineFrom] = [ranker, `${ranker.from}, in the ranking worker`];
     } finally {
       loading = false;
     }
   } else {
+    await answers; // one load at a time on this thread
     const snapshot = dir ? await readSnapshot(dir) : { index: null, reason: "no folder" };
     const index = snapshot.index ??
       await OccupationIndex.buildAsync(await readIndexSource(await tables()));
-    engine = new LocalRanker(index, facts);
+    engine = new LocalRanker(index, (await answers).facts);
     engineFrom = snapshot.index ? "snapshot" : `built (${snapshot.reason})`;
   }
+  const { occupations, facts, book, from } = await answers;
   return { ...facts, occupations, engine, engineFrom, answers: book, answersFrom: from };
 }
 

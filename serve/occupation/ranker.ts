@@ -73,8 +73,10 @@ export class LocalRanker implements Ranker {
 
 /** A message to the ranking worker. */
 export type RankerRequest =
-  | { id: number; op: "load"; key: number; dir: string; facts: VersionFacts }
-  | { id: number; op: "build"; key: number; source: IndexSource; facts: VersionFacts }
+  | { id: number; op: "load"; key: number; dir: string }
+  | { id: number; op: "build"; key: number; source: IndexSource }
+  /** The facts a version's answers need; sent beside its load, as they are read meanwhile. */
+  | { id: number; op: "facts"; key: number; facts: VersionFacts }
   | { id: number; op: "rank"; key: number; request: RankRequest }
   | { id: number; op: "answer"; key: number; request: AnswerRequest }
   | { id: number; op: "drop"; key: number }
@@ -197,15 +199,16 @@ export class WorkerRanker implements Ranker {
   /**
    * Loads a version's index into the worker from its snapshot (dir); when the snapshot cannot
    * be used, builds it there from the index source that `source` reads. `from` says how the
-   * index was made: "snapshot" or "built (<why the snapshot was not used>)".
+   * index was made: "snapshot" or "built (<why the snapshot was not used>)". The facts may still
+   * be loading: the worker starts on the index at once and gets them when they come.
    */
   static async load(
     dir: string,
     source: () => Promise<IndexSource>,
-    facts: VersionFacts,
+    facts: VersionFacts | Promise<VersionFacts>,
   ): Promise<WorkerRanker> {
     const { key, hasVectors, from } = await loadInto(dir, source, facts);
-    return new WorkerRanker(key, hasVectors, from, dir, source, facts);
+    return new WorkerRanker(key, hasVectors, from, dir, source, await facts);
   }
 
   async rank(request: RankRequest): Promise<Ranking> {
@@ -249,26 +252,34 @@ export class WorkerRanker implements Ranker {
 async function loadInto(
   dir: string,
   source: () => Promise<IndexSource>,
-  facts: VersionFacts,
+  facts: VersionFacts | Promise<VersionFacts>,
 ): Promise<{ key: number; hasVectors: boolean; from: string }> {
   const key = shared.open();
+  // Sent when they are read, while the worker loads the index (start-up: the two overlap).
+  const factsSent = Promise.resolve(facts).then((value) =>
+    shared.send<null>({ id: 0, op: "facts", key, facts: value })
+  );
+  factsSent.catch(() => {}); // awaited below; a load that fails first must not leave it unhandled
   try {
     const loaded = await shared.send<{ hasVectors: boolean } | { reason: string }>({
       id: 0,
       op: "load",
       key,
       dir,
-      facts,
     });
-    if ("hasVectors" in loaded) return { key, hasVectors: loaded.hasVectors, from: "snapshot" };
-    const built = await shared.send<{ hasVectors: boolean }>({
-      id: 0,
-      op: "build",
-      key,
-      source: await source(),
-      facts,
-    });
-    return { key, hasVectors: built.hasVectors, from: `built (${loaded.reason})` };
+    let made: { hasVectors: boolean; from: string };
+    if ("hasVectors" in loaded) made = { hasVectors: loaded.hasVectors, from: "snapshot" };
+    else {
+      const built = await shared.send<{ hasVectors: boolean }>({
+        id: 0,
+        op: "build",
+        key,
+        source: await source(),
+      });
+      made = { hasVectors: built.hasVectors, from: `built (${loaded.reason})` };
+    }
+    await factsSent;
+    return { key, ...made };
   } catch (error) {
     shared.drop(key);
     throw error;

@@ -96,6 +96,27 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
         rebuilt.close();
       }
       await assert.rejects(fromSnapshot.rank(requests()[0]), /closed/);
+
+      // The facts may still be loading when the index load starts (the worker gets them in a
+      // message of their own): the answers are the same once they come; facts that fail fail it.
+      const later = Promise.withResolvers<typeof facts>();
+      const loading = WorkerRanker.load(versionDir, source, later.promise);
+      setTimeout(() => later.resolve(facts), 20);
+      const late = await loading;
+      try {
+        const bodies = answerRequests();
+        const [x, y] = await Promise.all([
+          Promise.all(bodies.map((r) => local.answer(r))),
+          Promise.all(bodies.map((r) => late.answer(r))),
+        ]);
+        assert.deepEqual(y, x);
+      } finally {
+        late.close();
+      }
+      await assert.rejects(
+        WorkerRanker.load(versionDir, source, Promise.reject(new Error("no facts here"))),
+        /no facts here/,
+      );
     } finally {
       connection.closeSync();
       instance.closeSync();

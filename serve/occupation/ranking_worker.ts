@@ -4,8 +4,9 @@
  * candidates request, so here it runs on the machine's other core while the request thread parses,
  * meters and answers. One index per loaded taxonomy version, by a key the request thread gives.
  *
- * Messages, answered by id: `load` (the version's engine snapshot and the facts its answers
- * need), `build` (from the index source, when the snapshot could not be used), `rank`, `answer`
+ * Messages, answered by id: `load` (the version's engine snapshot), `facts` (what its answers
+ * need, sent while it loads), `build` (from the index source, when the snapshot could not be
+ * used), `rank`, `answer`
  * (the JSON body of a candidates, analyze or classify request: respond.ts), `drop` (and `fail`,
  * which tests use to crash the worker). Loading and building pause between slices, so rankings
  * on the versions already here go on while a new one loads.
@@ -17,9 +18,11 @@ import type { RankerReply, RankerRequest } from "./ranker.ts";
 import { answerOn, type VersionFacts } from "./respond.ts";
 import { collectGarbage } from "../memory.ts";
 
-const indexes = new Map<number, { index: OccupationIndex; facts: VersionFacts }>();
+const indexes = new Map<number, OccupationIndex>();
+/** Each version's facts, by the same key: they come in a message of their own. */
+const factsOf = new Map<number, VersionFacts>();
 
-function loaded(key: number): { index: OccupationIndex; facts: VersionFacts } {
+function loaded(key: number): OccupationIndex {
   const found = indexes.get(key);
   if (!found) throw new Error(`no ranking index ${key} in the worker`);
   return found;
@@ -33,7 +36,7 @@ async function handle(message: RankerRequest): Promise<void> {
   switch (message.op) {
     case "load": {
       const read = await readSnapshot(message.dir);
-      if (read.index) indexes.set(message.key, { index: read.index, facts: message.facts });
+      if (read.index) indexes.set(message.key, read.index);
       // The snapshot's bytes and the load's scratch are garbage now (about 40 MB): a full
       // collection here (20-30 ms, between two rankings) returns them before traffic does.
       collectGarbage();
@@ -46,18 +49,24 @@ async function handle(message: RankerRequest): Promise<void> {
     }
     case "build": {
       const index = await OccupationIndex.buildAsync(message.source);
-      indexes.set(message.key, { index, facts: message.facts });
+      indexes.set(message.key, index);
       collectGarbage();
       reply({ id: message.id, ok: true, value: { hasVectors: index.hasVectors } });
       return;
     }
+    case "facts":
+      factsOf.set(message.key, message.facts);
+      reply({ id: message.id, ok: true, value: null });
+      return;
     case "rank": {
       const { query, options } = message.request;
-      reply({ id: message.id, ok: true, value: loaded(message.key).index.rank(query, options) });
+      reply({ id: message.id, ok: true, value: loaded(message.key).rank(query, options) });
       return;
     }
     case "answer": {
-      const { index, facts } = loaded(message.key);
+      const index = loaded(message.key);
+      const facts = factsOf.get(message.key);
+      if (!facts) throw new Error(`no facts for ranking index ${message.key} in the worker`);
       const value = answerOn(index, facts, message.request);
       // The body's buffer moves to the request thread instead of being copied.
       reply({ id: message.id, ok: true, value }, "body" in value ? [value.body.buffer] : []);
@@ -71,6 +80,7 @@ async function handle(message: RankerRequest): Promise<void> {
       return;
     case "drop":
       indexes.delete(message.key);
+      factsOf.delete(message.key);
       collectGarbage(); // the dropped version's index
       reply({ id: message.id, ok: true, value: null });
       return;
