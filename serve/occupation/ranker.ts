@@ -281,6 +281,8 @@ async function loadInto(
     await factsSent;
     return { key, ...made };
   } catch (error) {
+    // Dropped after its facts went, so the worker keeps nothing of a version that failed.
+    await factsSent.catch(() => {});
     shared.drop(key);
     throw error;
   }

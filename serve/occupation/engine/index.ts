@@ -2458,11 +2458,12 @@ export class OccupationIndex {
   }
 
   /**
-   * A technical lead ("Tech Lead", "Technical Lead", "Technology Lead", "Java Tech Lead", "Azure Tech
-   * Lead", "Technical Team Lead") leads a software team: read as a software engineer, with the title's computing words.
-   * O*NET has no such title, so the words went anywhere: "tech" is written out as technician ("Senior
-   * Tech Lead" answered the electrical technicians), "technical" matched "Technical Writers" and
-   * "Technical Services Specialist" ("Technical Lead", the user support specialists). Every other
+   * A technical lead ("Tech Lead", "Technical Lead", "Technology Lead", "Java Tech Lead", "Azure
+   * Tech Lead", "Technical Team Lead") leads a software team: read as a software engineer, with the
+   * title's computing words. O*NET has no such title, so the words went anywhere: "tech" is written
+   * out as technician ("Senior Tech Lead" answered the electrical technicians), "technical" matched
+   * "Technical Writers" and "Technical Services Specialist" ("Technical Lead", the user support
+   * specialists); "Technical Team Lead" the training and development specialists. Every other
    * word must be a computing one: a software product no title has (#namesSoftware, dropped) or a
    * word of the index that #namesComputing accepts (kept). Any other word leaves the title as
    * written ("Sheet Metal Technical Lead", "Event Technical Lead"), as do an index technician
