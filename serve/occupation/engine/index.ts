@@ -15,7 +15,14 @@
  *   re-orders candidates the title found.
  */
 import { foldText, indexTerms, tokenize } from "../../text/normalize.ts";
-import { type CleanedTitle, cleanTitle, readDescription, roleHead, twoForms } from "./text.ts";
+import {
+  type CleanedTitle,
+  cleanTitle,
+  readDescription,
+  ROLE_PART_SCORE,
+  roleHead,
+  twoForms,
+} from "./text.ts";
 import { medicalSpecialty, practitionerForms, RESEARCHER_HEADS } from "./fields.ts";
 import {
   parseRole,
@@ -424,7 +431,7 @@ const PROTOTYPE_CAP = 24;
 const SEMANTIC_FLOOR = 0.55;
 const SEMANTIC_ONLY_MIN = 0.7;
 const SHORTLIST = 40;
-const SEGMENT_HEAD_BONUS = 100;
+const SEGMENT_HEAD_BONUS = ROLE_PART_SCORE;
 /** Added for a part that is a title of the index (segmentScore). */
 const SEGMENT_TITLE_BONUS = 30;
 /** Titles a word inside a part must head to name the part's role (segmentScore). */
@@ -1277,8 +1284,9 @@ export class OccupationIndex {
   segmentScore = (raw: string): number => {
     // Scored as it will be ranked: "restaurant crewmember" as "restaurant crew member".
     const segment = this.#splitCompounds(raw);
+    const terms = indexTerms(segment);
     let score = 0;
-    for (const term of indexTerms(segment)) {
+    for (const term of terms) {
       const id = this.#terms.get(term);
       if (id !== undefined) score += this.#titleIdf[id];
     }
@@ -1289,16 +1297,14 @@ export class OccupationIndex {
     if (heads > 0) {
       // A part that is a title of the index, two words or more, names the role for certain
       // ("Fish Filleter - Processing Plant": "processing plant" has the commoner head).
-      const terms = indexTerms(segment);
       const title = terms.length >= 2 && this.#isTitle(terms) ? SEGMENT_TITLE_BONUS : 0;
       return score + SEGMENT_HEAD_BONUS + title + 10 * Math.log(1 + heads);
     }
     // A part whose last word heads no title may still name its role before words that qualify
     // it ("Medical Assistant Certified Float - Urgent Care"): the last of its words that heads
     // many titles counts, at half the bonus of a part that ends in its role.
-    const words = indexTerms(segment);
-    for (let i = words.length - 2; i >= 0; i--) {
-      const n = this.#headCount.get(words[i]) ?? 0;
+    for (let i = terms.length - 2; i >= 0; i--) {
+      const n = this.#headCount.get(terms[i]) ?? 0;
       if (n >= SEGMENT_INNER_HEAD_TITLES) {
         return score + SEGMENT_HEAD_BONUS / 2 + 10 * Math.log(1 + n);
       }

@@ -519,6 +519,12 @@ export function schoolLevel(folded: string): string | null {
   return null;
 }
 
+/**
+ * The part score (`segmentScore`) a part that names a role reaches at least: the bonus the index
+ * gives a part whose head heads titles (its SEGMENT_HEAD_BONUS is this).
+ */
+export const ROLE_PART_SCORE = 100;
+
 function cleanParts(
   raw: string,
   segmentScore: (segment: string) => number,
@@ -588,7 +594,7 @@ function cleanParts(
       const score = segmentScore(segment);
       if (score > otherScore) [other, otherScore] = [segment, score];
     }
-    if (other !== "" && (segments.length === 2 || otherScore >= 100)) {
+    if (other !== "" && (segments.length === 2 || otherScore >= ROLE_PART_SCORE)) {
       const rest = segments.filter((s) => s !== cleaned && s !== other).join(" ");
       return { text: `${other} ${cleaned}`, rest, ...reading(text, phrased), ...excluded };
     }
