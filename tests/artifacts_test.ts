@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writePointer } from "../build/publish.ts";
-import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
+import { ArtifactRegistry, type ArtifactSpec } from "../serve/stores/artifacts.ts";
+import { noPause, type Pause, timerPause } from "../serve/stores/snapshot.ts";
 import { type TaxonomyData, taxonomySpec, taxonomySpecWith } from "../serve/occupation/artifact.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { ANSWERS_SNAPSHOT } from "../serve/occupation/answers.ts";
@@ -118,6 +119,37 @@ Deno.test("a version loads from its snapshots without opening its data file; ope
       await again.close();
     }
   });
+});
+
+Deno.test("loads at start do not pause; reloads pause on a timer; the data file is checked beside the load", async () => {
+  const paused: Pause[] = [];
+  let opened = 0;
+  // The taxonomy spec, recording how it is told to pause and whether it opened the data file.
+  const spec: ArtifactSpec<TaxonomyData> = {
+    ...taxonomySpec,
+    load: (tables, manifest, dir, pause) => {
+      paused.push(pause);
+      const counted = async () => (opened++, await tables());
+      return taxonomySpec.load(counted, manifest, dir, pause);
+    },
+  };
+  await withRegistry(async ({ dir, registry }) => {
+    const { v1, v2 } = await twoVersions(dir);
+    await writePointer(join(dir, "taxonomy"), v1);
+    await registry.start();
+    await writePointer(join(dir, "taxonomy"), v2);
+    await registry.reload("taxonomy");
+    assert.deepEqual(paused, [noPause, timerPause]);
+    assert.equal(registry.status()[0].version, v2);
+    // A version whose snapshots load without its data file is still refused when the file does
+    // not match its manifest, and its data file is never opened.
+    await writePointer(join(dir, "taxonomy"), v1);
+    await corrupt(join(dir, "taxonomy", v1, "taxonomy.duckdb"));
+    await registry.reload("taxonomy");
+    assert.match(registry.status()[0].problem ?? "", /data file checksum does not match/);
+    assert.equal(registry.status()[0].version, v2);
+    assert.equal(opened, 0);
+  }, spec);
 });
 
 Deno.test("hot swap: a moved pointer switches new leases; the old version closes when released", async () => {

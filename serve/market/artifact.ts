@@ -9,7 +9,13 @@ import { join } from "node:path";
 import type { Manifest } from "../../build/manifest.ts";
 import type { ArtifactSpec } from "../stores/artifacts.ts";
 import type { DataFile } from "../stores/duckdb.ts";
-import { fingerprintOnce, readSnapshotFile, writeParts } from "../stores/snapshot.ts";
+import {
+  fingerprintOnce,
+  type Pause,
+  readSnapshotFile,
+  timerPause,
+  writeParts,
+} from "../stores/snapshot.ts";
 import {
   MARKET,
   MARKET_SCHEMA_VERSION,
@@ -96,11 +102,14 @@ export async function loadMarket(
   tables: DataFile,
   manifest: Manifest,
   dir?: string,
+  pause: Pause = timerPause,
 ): Promise<MarketData> {
   const details = manifest.market as MarketDetails | undefined;
   if (!details?.as_of) throw new Error("the market manifest has no window details");
   if (dir) {
-    const read = await readSnapshotFile(join(dir, MARKET_SNAPSHOT), await marketFingerprint());
+    const read = await readSnapshotFile(join(dir, MARKET_SNAPSHOT), await marketFingerprint(), {
+      pause,
+    });
     const byName = read.parts ?? new Map<string, unknown>();
     if (SNAPSHOT_PARTS.every((name) => byName.has(name))) {
       const stored = Object.fromEntries(byName) as Pick<MarketData, SnapshotPart>;

@@ -13,7 +13,13 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { join } from "node:path";
 import type { Manifest } from "../../build/manifest.ts";
 import type { DataFile } from "../stores/duckdb.ts";
-import { fingerprintOnce, readSnapshotFile, timerPause, writeParts } from "../stores/snapshot.ts";
+import {
+  fingerprintOnce,
+  type Pause,
+  readSnapshotFile,
+  timerPause,
+  writeParts,
+} from "../stores/snapshot.ts";
 import { factsFromParts, factsParts, readTaxonomyFacts, type TaxonomyFacts } from "./facts.ts";
 import { allOccupationReads, type OccupationDetails, type SkillRating } from "./queries.ts";
 
@@ -118,7 +124,7 @@ export function profileAnswer(
 export async function buildAnswerBook(
   connection: DuckDBConnection,
   read: TaxonomyFacts,
-  pause: () => Promise<void> = timerPause,
+  pause: Pause = timerPause,
 ): Promise<AnswerBook> {
   const facts = read.facts;
   const titles = [...read.occupations.values()].map((o) => [o.onetCode, o.title] as const);
@@ -190,11 +196,14 @@ export async function loadAnswers(
   tables: DataFile,
   manifest: Manifest,
   dir?: string,
+  pause: Pause = timerPause,
 ): Promise<LoadedAnswers> {
   const release = manifest.release.version;
   let reason = "no folder";
   if (dir) {
-    const read = await readSnapshotFile(join(dir, ANSWERS_SNAPSHOT), await answersFingerprint());
+    const read = await readSnapshotFile(join(dir, ANSWERS_SNAPSHOT), await answersFingerprint(), {
+      pause,
+    });
     reason = read.reason ?? "";
     if (read.parts) {
       try {
@@ -218,5 +227,9 @@ export async function loadAnswers(
   }
   const connection = await tables();
   const read = await readTaxonomyFacts(connection, release, manifest.attribution);
-  return { ...read, book: await buildAnswerBook(connection, read), from: `encoded (${reason})` };
+  return {
+    ...read,
+    book: await buildAnswerBook(connection, read, pause),
+    from: `encoded (${reason})`,
+  };
 }

@@ -11,6 +11,7 @@ import { LocalRanker, type Ranker, WorkerRanker } from "./ranker.ts";
 import type { VersionFacts } from "./respond.ts";
 import { type AnswerBook, loadAnswers } from "./answers.ts";
 import { type DataFile, readDataFile } from "../stores/duckdb.ts";
+import { type Pause, timerPause } from "../stores/snapshot.ts";
 
 /** An occupation as the hot path sees it. */
 export interface OccupationRecord {
@@ -63,9 +64,10 @@ export async function loadTaxonomy(
   manifest: Manifest,
   dir?: string,
   options: TaxonomyLoadOptions = { worker: false },
+  pause: Pause = timerPause,
 ): Promise<TaxonomyData> {
   // In the ranking worker the index loads while this thread reads the answers (start-up time).
-  const answers = loadAnswers(tables, manifest, dir);
+  const answers = loadAnswers(tables, manifest, dir, pause);
   answers.catch(() => {}); // awaited below, after the index (which may fail first)
   // The build's snapshot of the index when this engine wrote it; else built here, in slices that
   // yield to the event loop (the full taxonomy takes about two seconds). In the ranking worker,
@@ -88,9 +90,11 @@ export async function loadTaxonomy(
     }
   } else {
     await answers; // one load at a time on this thread
-    const snapshot = dir ? await readSnapshot(dir) : { index: null, reason: "no folder" };
+    const snapshot = dir
+      ? await readSnapshot(dir, { pause })
+      : { index: null, reason: "no folder" };
     const index = snapshot.index ??
-      await OccupationIndex.buildAsync(await readIndexSource(await tables()));
+      await OccupationIndex.buildAsync(await readIndexSource(await tables()), { pause });
     engine = new LocalRanker(index, (await answers).facts);
     engineFrom = snapshot.index ? "snapshot" : `built (${snapshot.reason})`;
   }
@@ -116,7 +120,7 @@ export function taxonomySpecWith(options: TaxonomyLoadOptions): ArtifactSpec<Tax
           manifest.ranker_version ?? "(none)"
         }, this server runs ${RANKER_VERSION}`
         : null,
-    load: (tables, manifest, dir) => loadTaxonomy(tables, manifest, dir, options),
+    load: (tables, manifest, dir, pause) => loadTaxonomy(tables, manifest, dir, options, pause),
     describe: (data) => ({ engine: data.engineFrom, answers: data.answersFrom }),
     dispose: (data) => data.engine.close(),
   };

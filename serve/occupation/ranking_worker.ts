@@ -14,6 +14,7 @@
 /// <reference lib="deno.worker" />
 import { OccupationIndex } from "./engine/index.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
+import { noPause, timerPause } from "../stores/snapshot.ts";
 import type { RankerReply, RankerRequest } from "./ranker.ts";
 import { answerOn, type VersionFacts } from "./respond.ts";
 import { collectGarbage } from "../memory.ts";
@@ -28,6 +29,12 @@ function loaded(key: number): OccupationIndex {
   return found;
 }
 
+/**
+ * Loads and builds pause on a timer while the worker holds another index (its rankings go on
+ * meanwhile); with none, nothing waits on them (a server's start), so they do not pause.
+ */
+const pauseNow = () => (indexes.size > 0 ? timerPause : noPause);
+
 function reply(message: RankerReply, transfer: Transferable[] = []): void {
   self.postMessage(message, transfer);
 }
@@ -35,7 +42,7 @@ function reply(message: RankerReply, transfer: Transferable[] = []): void {
 async function handle(message: RankerRequest): Promise<void> {
   switch (message.op) {
     case "load": {
-      const read = await readSnapshot(message.dir);
+      const read = await readSnapshot(message.dir, { pause: pauseNow() });
       if (read.index) indexes.set(message.key, read.index);
       // The snapshot's bytes and the load's scratch are garbage now (about 40 MB): a full
       // collection here (20-30 ms, between two rankings) returns them before traffic does.
@@ -48,7 +55,7 @@ async function handle(message: RankerRequest): Promise<void> {
       return;
     }
     case "build": {
-      const index = await OccupationIndex.buildAsync(message.source);
+      const index = await OccupationIndex.buildAsync(message.source, { pause: pauseNow() });
       indexes.set(message.key, index);
       collectGarbage();
       reply({ id: message.id, ok: true, value: { hasVectors: index.hasVectors } });

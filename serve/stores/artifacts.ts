@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { type Manifest, parseManifest } from "../../build/manifest.ts";
 import { readPointer } from "../../build/publish.ts";
 import { sha256File } from "../../build/hash.ts";
-import { timerPause } from "./snapshot.ts";
+import { noPause, type Pause, timerPause } from "./snapshot.ts";
 import { type DataFile, duckdb } from "./duckdb.ts";
 import type { Logger } from "../http/log.ts";
 
@@ -27,9 +27,10 @@ export interface ArtifactSpec<T = unknown> {
   accept?(manifest: Manifest): string | null;
   /**
    * Loads everything the routes serve into memory (dir: the version's folder, for its snapshots).
-   * `tables` opens the data file on its first call; it is closed once this resolves.
+   * `tables` opens the data file on its first call; it is closed once this resolves. `pause` is
+   * awaited between slices of the work: a timer while requests are served, nothing at start.
    */
-  load(tables: DataFile, manifest: Manifest, dir: string): Promise<T>;
+  load(tables: DataFile, manifest: Manifest, dir: string, pause: Pause): Promise<T>;
   /** Facts about the loaded data for the activation log line (how it was loaded, sizes). */
   describe?(data: T): Record<string, unknown>;
   /** Frees what the loaded data holds outside this thread's heap (a retired version). */
@@ -165,7 +166,8 @@ export class ArtifactRegistry {
    */
   async start(between: () => void = () => {}): Promise<void> {
     for (const name of this.#slots.keys()) {
-      await this.reload(name);
+      // Nothing is served before the start is over, so these loads do not pause.
+      await this.reload(name, noPause);
       between();
     }
   }
@@ -175,15 +177,18 @@ export class ArtifactRegistry {
     await Promise.all([...this.#slots.keys()].map((name) => this.reload(name)));
   }
 
-  /** Re-reads one artifact's pointer; serialised per artifact so swaps never interleave. */
-  reload(name: string): Promise<void> {
+  /**
+   * Re-reads one artifact's pointer; serialised per artifact so swaps never interleave. A load
+   * pauses on a timer between slices of its work (requests go on meanwhile) unless told otherwise.
+   */
+  reload(name: string, pause: Pause = timerPause): Promise<void> {
     const slot = this.#slot(name);
-    const run = slot.queue.then(() => this.#reload(slot));
+    const run = slot.queue.then(() => this.#reload(slot, pause));
     slot.queue = run.catch(() => {});
     return run;
   }
 
-  async #reload(slot: Slot): Promise<void> {
+  async #reload(slot: Slot, pause: Pause): Promise<void> {
     const dir = join(this.artifactsDir, slot.spec.name);
     const version = await readPointer(dir).catch(() => null);
     if (version === null) {
@@ -196,7 +201,7 @@ export class ArtifactRegistry {
     }
     let loaded: LoadedArtifact;
     try {
-      loaded = await this.#open(slot.spec, join(dir, version), version);
+      loaded = await this.#open(slot.spec, join(dir, version), version, pause);
     } catch (error) {
       const refused = error instanceof ArtifactRefused
         ? error
@@ -229,7 +234,12 @@ export class ArtifactRegistry {
     );
   }
 
-  async #open(spec: ArtifactSpec, dir: string, version: string): Promise<LoadedArtifact> {
+  async #open(
+    spec: ArtifactSpec,
+    dir: string,
+    version: string,
+    pause: Pause,
+  ): Promise<LoadedArtifact> {
     let manifest: Manifest;
     try {
       manifest = parseManifest(await Deno.readTextFile(join(dir, "manifest.json")));
@@ -253,25 +263,35 @@ export class ArtifactRegistry {
     const rejection = spec.accept?.(manifest);
     if (rejection) throw new ArtifactRefused(rejection);
     const file = join(dir, manifest.file.name);
-    let digest: string;
-    try {
-      digest = await sha256File(file, timerPause);
-    } catch (error) {
-      throw new ArtifactRefused("data file missing or unreadable", String(error));
-    }
-    if (digest !== manifest.file.sha256) {
-      throw new ArtifactRefused("data file checksum does not match its manifest");
-    }
+    // The data file is checked while the version loads (a loader that reads only its snapshots
+    // does not wait for it; at start that was 0.6-0.9 s, hashing beside the database's start),
+    // and nothing reads the data file before it matched. A version whose file does not match is
+    // refused either way, and what it loaded is disposed of.
+    const verified = sha256File(file, pause).then(
+      (digest) => {
+        if (digest !== manifest.file.sha256) {
+          throw new ArtifactRefused("data file checksum does not match its manifest");
+        }
+      },
+      (error) => {
+        throw new ArtifactRefused("data file missing or unreadable", String(error));
+      },
+    );
+    verified.catch(() => {}); // awaited below, once the load is over
     let opened: Promise<Opened> | null = null;
-    const tables: DataFile = async () =>
-      (await (opened ??= openChecked(file, manifest))).connection;
+    const tables: DataFile = async () => {
+      await verified;
+      return (await (opened ??= openChecked(file, manifest))).connection;
+    };
     let data: unknown = undefined;
     try {
-      data = await spec.load(tables, manifest, dir);
+      data = await spec.load(tables, manifest, dir, pause);
+      await verified;
       const dispose = (loaded: unknown) => spec.dispose?.(loaded);
       return new LoadedArtifact(spec.name, version, manifest, data, dispose);
     } catch (error) {
       if (data !== undefined) spec.dispose?.(data);
+      await verified; // a data file that does not match is the reason, whatever the load did
       if (error instanceof ArtifactRefused) throw error;
       throw new ArtifactRefused("data file could not be opened or loaded", String(error));
     } finally {

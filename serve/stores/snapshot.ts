@@ -330,5 +330,14 @@ export async function runSliced<T>(
   }
 }
 
+/** What a long load awaits between slices of its work. */
+export type Pause = () => Promise<void>;
+
 /** A pause on a timer: lets waiting requests and timers run. */
 export const timerPause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * No pause, for loads that no request waits on (a server's start, before it listens): a timer's
+ * pause costs about 2-4 ms, so pausing every 8 ms made those loads 30-40% longer.
+ */
+export const noPause = () => Promise.resolve();

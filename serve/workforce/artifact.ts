@@ -12,7 +12,7 @@ import { join } from "node:path";
 import {
   fingerprintOnce,
   interner,
-  PIECES,
+  type Pause,
   readSnapshotFile,
   timerPause,
   writeParts,
@@ -25,6 +25,7 @@ import {
   OEWS_MEASURES,
 } from "../../build/evidence/pipeline.ts";
 import { foldText } from "./search.ts";
+import { fromColumns, type OewsColumns, toColumns } from "./oews_columns.ts";
 import type { Figure, OewsMarker } from "./document.ts";
 
 /** One row of the SOC structure. */
@@ -155,6 +156,7 @@ export async function loadWorkforce(
   tables: DataFile,
   manifest: Manifest,
   dir?: string,
+  pause: Pause = timerPause,
 ): Promise<WorkforceData> {
   const details = manifest.evidence as EvidenceDetails | undefined;
   if (!details?.taxonomy) throw new Error("the evidence manifest has no evidence details");
@@ -170,6 +172,7 @@ export async function loadWorkforce(
     const read = await readSnapshotFile(
       join(dir, EVIDENCE_SNAPSHOT),
       await evidenceFingerprint(),
+      { pause },
     );
     const byName = read.parts ?? new Map<string, unknown>();
     if (STORED_PARTS.every((name) => byName.has(name))) {
@@ -183,7 +186,7 @@ export async function loadWorkforce(
         sector: joinOews(byName.get("sectorFiles"), byName.get("sectorRows")),
         qwi: byName.get("qwi"),
       } as Pick<WorkforceData, SnapshotPart>;
-      await internRepeats(tables);
+      await internRepeats(tables, pause, false);
       return {
         ...fromManifest,
         ...tables,
@@ -193,7 +196,7 @@ export async function loadWorkforce(
     }
   }
   const read = await readTables(await tables());
-  await internRepeats(read);
+  await internRepeats(read, pause, true);
   return { ...read, ...fromManifest, loadedFrom: "tables" };
 }
 
@@ -202,20 +205,25 @@ export async function loadWorkforce(
  * row copies of its own (the file's sha256, sector and occupation titles, O*NET codes, markers).
  * The shared data's evidence, loaded from its snapshot: 25.1 MB of heap before, 21.0 MB after;
  * 10.9-11.2 MB since figures are kept once too. Tens of milliseconds of work in all, so it pauses
- * every few milliseconds (a version loads while the server answers).
+ * every few milliseconds (a version loads while the server answers). OEWS rows read from the
+ * snapshot's columns (`oewsRows` false) share their strings and build their figures on use already.
  */
-async function internRepeats(tables: Pick<WorkforceData, SnapshotPart>): Promise<void> {
+async function internRepeats(
+  tables: Pick<WorkforceData, SnapshotPart>,
+  pause: Pause,
+  oewsRows: boolean,
+): Promise<void> {
   let sliceStart = performance.now();
   const slice = async () => {
     if (performance.now() - sliceStart < 5) return;
-    await timerPause();
+    await pause();
     sliceStart = performance.now();
   };
   const one = interner();
   // Figures are read only: one object per value and marker (183,223 figures of the shared data's
   // OEWS rows hold 25,009 distinct ones).
   const sameFigures = new Map<number | null, Map<OewsMarker | null, Figure>>();
-  for (const file of [...tables.national, ...tables.sector]) {
+  for (const file of oewsRows ? [...tables.national, ...tables.sector] : []) {
     for (const list of file.rows.values()) {
       for (const row of list) {
         row.sha256 = one(row.sha256);
@@ -269,9 +277,9 @@ type SnapshotPart =
   | "qwi";
 
 /**
- * The parts as stored: the OEWS files without their rows, and their rows as a flat list of
- * [file, occupation, rows] that the snapshot splits into small pieces. Stored whole, the sector
- * files' rows were one 7.6 MB part, whose deserialisation held the event loop 60-70 ms.
+ * The parts as stored: the OEWS files without their rows, and their rows as columns, one
+ * oews_columns.ts table per file in the files' order (the sector file's is about 3 MB of typed
+ * arrays, a copy to deserialise; as objects its rows took about 100 ms).
  */
 const STORED_PARTS = [
   "files",
@@ -285,23 +293,16 @@ const STORED_PARTS = [
   "sectorRows",
   "qwi",
 ] as const;
-/** Items per piece of a stored list: about 2-4 ms of deserialisation each for the OEWS rows. */
-const STORED_PIECES = { ...PIECES, list: 40 };
-
-type StoredRows = [number, string, OewsRow[]][];
-
-function splitOews(files: OewsFile[]): [OewsFile[], StoredRows] {
-  const rows: StoredRows = [];
-  const bare = files.map((file, i) => {
-    for (const [occ, list] of file.rows) rows.push([i, occ, list]);
-    return { ...file, rows: new Map() };
-  });
-  return [bare, rows];
+function splitOews(files: OewsFile[]): [OewsFile[], OewsColumns[]] {
+  const columns = files.map((file) => toColumns(file.info.sha256, [...file.rows.values()].flat()));
+  return [files.map((file) => ({ ...file, rows: new Map() })), columns];
 }
 
-function joinOews(files: unknown, rows: unknown): OewsFile[] {
+function joinOews(files: unknown, columns: unknown): OewsFile[] {
   const joined = files as OewsFile[];
-  for (const [i, occ, list] of rows as StoredRows) joined[i].rows.set(occ, list);
+  const tables = columns as OewsColumns[];
+  if (tables.length !== joined.length) throw new Error("OEWS columns of other files");
+  joined.forEach((file, i) => file.rows = fromColumns(tables[i]));
   return joined;
 }
 
@@ -336,7 +337,6 @@ export async function writeEvidenceSnapshot(dir: string, data: WorkforceData): P
     join(dir, EVIDENCE_SNAPSHOT),
     print,
     STORED_PARTS.map((name) => [name, stored[name]]),
-    STORED_PIECES,
   );
 }
 
