@@ -734,7 +734,8 @@ export class OccupationIndex {
     const tuples = new Map<string, [string, string[]]>();
     for (let occ = 0; occ < this.#skillTerms.length; occ++) {
       this.#skillTerms[occ] = this.#skillTerms[occ].map((tuple) => {
-        const key = `${tuple[0]}\u0000${tuple[1].join(" ")}`;
+        // A tuple's words are its name's terms (#build), so the name is the key.
+        const key = tuple[0];
         const kept = tuples.get(key);
         if (kept) return kept;
         const shared: [string, string[]] = [one(tuple[0]), tuple[1].map(one)];
