@@ -43,8 +43,9 @@ async function open(dir: string, version: string) {
 }
 
 /**
- * The loaded data with every OEWS row as a plain object and `loadedFrom` blank: rows read from
- * the snapshot's columns are objects of their own class whose figures are built when read.
+ * The loaded data with every OEWS row as a plain object and `loadedFrom` blank: rows are objects
+ * of oews_columns.ts's class whose figures are built when read, and each holds its file's columns
+ * (an assertion failing on those took minutes to print its diff).
  */
 function plainRows(data: WorkforceData) {
   const files = (list: OewsFile[]) =>

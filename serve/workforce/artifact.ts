@@ -186,7 +186,7 @@ export async function loadWorkforce(
         sector: joinOews(byName.get("sectorFiles"), byName.get("sectorRows")),
         qwi: byName.get("qwi"),
       } as Pick<WorkforceData, SnapshotPart>;
-      await internRepeats(tables, pause, false);
+      internRepeats(tables);
       return {
         ...fromManifest,
         ...tables,
@@ -196,60 +196,23 @@ export async function loadWorkforce(
     }
   }
   const read = await readTables(await tables());
-  await internRepeats(read, pause, true);
+  // The rows as the snapshot keeps them, so a version's rows are of one kind however it loaded.
+  for (const file of [...read.national, ...read.sector]) {
+    file.rows = fromColumns(toColumns(file.info.sha256, [...file.rows.values()].flat()));
+    await pause();
+  }
+  internRepeats(read);
   return { ...read, ...fromManifest, loadedFrom: "tables" };
 }
 
 /**
- * Makes the strings that repeat across rows one string each: a snapshot (or DuckDB) gives every
- * row copies of its own (the file's sha256, sector and occupation titles, O*NET codes, markers).
- * The shared data's evidence, loaded from its snapshot: 25.1 MB of heap before, 21.0 MB after;
- * 10.9-11.2 MB since figures are kept once too. Tens of milliseconds of work in all, so it pauses
- * every few milliseconds (a version loads while the server answers). OEWS rows read from the
- * snapshot's columns (`oewsRows` false) share their strings and build their figures on use already.
+ * Makes the strings that repeat across the skills and tasks one string each: a snapshot (or
+ * DuckDB) gives every row copies of its own (O*NET codes, element ids and names, task types).
+ * The OEWS rows need none of it: their columns (oews_columns.ts) hold each string once, and
+ * their figures are built on first read. A few milliseconds for the shared data's.
  */
-async function internRepeats(
-  tables: Pick<WorkforceData, SnapshotPart>,
-  pause: Pause,
-  oewsRows: boolean,
-): Promise<void> {
-  let sliceStart = performance.now();
-  const slice = async () => {
-    if (performance.now() - sliceStart < 5) return;
-    await pause();
-    sliceStart = performance.now();
-  };
+function internRepeats(tables: Pick<WorkforceData, SnapshotPart>): void {
   const one = interner();
-  // Figures are read only: one object per value and marker (183,223 figures of the shared data's
-  // OEWS rows hold 25,009 distinct ones).
-  const sameFigures = new Map<number | null, Map<OewsMarker | null, Figure>>();
-  for (const file of oewsRows ? [...tables.national, ...tables.sector] : []) {
-    for (const list of file.rows.values()) {
-      for (const row of list) {
-        row.sha256 = one(row.sha256);
-        row.naics = one(row.naics);
-        row.naics_title = one(row.naics_title);
-        row.own_code = one(row.own_code);
-        row.occ_code = one(row.occ_code);
-        row.occ_title = one(row.occ_title);
-        row.o_group = one(row.o_group);
-        const figures = row.figures;
-        for (const key in figures) {
-          const figure = figures[key as OewsMeasure]!;
-          let byMarker = sameFigures.get(figure.value);
-          if (!byMarker) sameFigures.set(figure.value, byMarker = new Map());
-          const kept = byMarker.get(figure.marker);
-          if (kept) {
-            figures[key as OewsMeasure] = kept;
-          } else {
-            if (figure.marker) figure.marker = one(figure.marker) as OewsMarker;
-            byMarker.set(figure.marker, figure);
-          }
-        }
-      }
-      await slice();
-    }
-  }
   for (const list of tables.skills.values()) {
     for (const skill of list) {
       skill.onet_code = one(skill.onet_code);
