@@ -311,6 +311,39 @@ Deno.test("head_occ: the occupation whose titles have the query's role head, sat
   for (const row of lead.features!) assert.equal(row[at], 0);
 });
 
+Deno.test("rest_cover: the query's words other than its role head, 0 for the head alone", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("53-7062.00", "Laborers and Freight, Stock, and Material Movers, Hand", "Move."),
+      occupation("51-3022.00", "Meat, Poultry, and Fish Cutters and Trimmers", "Cut fish."),
+      occupation("35-3023.00", "Fast Food and Counter Workers", "Serve food."),
+    ],
+    titles: [
+      indexTitle("53-7062.00", "alternate", "Laborer"),
+      indexTitle("53-7062.00", "alternate", "Warehouse Laborer"),
+      indexTitle("51-3022.00", "alternate", "Seafood Processor"),
+      indexTitle("51-3022.00", "alternate", "Fish Cleaner"),
+      indexTitle("35-3023.00", "alternate", "Crew Member"),
+      indexTitle("35-3023.00", "alternate", "Kitchen Crew Member"),
+    ],
+    vectors: null,
+  });
+  const at = FUSION_FEATURES.indexOf("rest_cover");
+  const restOf = (title: string) => {
+    const ranked = index.rank({ title }, { limit: 3, semantic: false, features: true });
+    return new Map(ranked.results.map((r, i) => [r.onetCode, ranked.features![i][at]]));
+  };
+  const seafood = restOf("Seafood Laborer");
+  assert.equal(seafood.get("53-7062.00"), 0, "the laborers have only the head");
+  // Saturating in the number of titles with the word, as occ_cover: one title is 1/(1 + k).
+  const one = 1 / (1 + DEFAULT_WEIGHTS.k_titles);
+  assert.ok(Math.abs(seafood.get("51-3022.00")! - one) < 1e-9, "the fish cutters have the rest");
+  // A one-word title has no rest; a crew member's crew is part of its head.
+  for (const value of restOf("Laborer").values()) assert.equal(value, 0);
+  const kitchen = restOf("Kitchen Crew Member");
+  assert.ok(Math.abs(kitchen.get("35-3023.00")! - one) < 1e-9, "kitchen is the rest");
+});
+
 Deno.test("a leading rank word is seniority unless the index has the pair as a title phrase", () => {
   const index = new OccupationIndex({
     occupations: [

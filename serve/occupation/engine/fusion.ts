@@ -62,6 +62,7 @@ function handWeights(): number[] {
     w.title_vote,
     w.head_occ,
     w.manager_match,
+    w.rest_cover,
   ];
 }
 

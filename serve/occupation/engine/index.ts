@@ -44,7 +44,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "64";
+export const RANKER_VERSION = "65";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -269,6 +269,12 @@ export interface RankerWeights {
   /** A manager query ("Manager, car wash") on an occupation of the management class. */
   manager_match: number;
   /**
+   * Coverage of the query's words other than its role head, as occ_cover counts them ("seafood"
+   * of "Seafood Laborer"): an occupation that has only the head ("Laborer") says nothing of the
+   * domain. 0 for a one-word query or one whose head is not a word of the index.
+   */
+  rest_cover: number;
+  /**
    * The cleaned query is one of the occupation's coded titles, those a coding index assigns it
    * (its primary title, sources 04 and 06), in any word order ("Manager, Car Wash" is the title
    * "Car Wash Manager"), bracketed words and exclusions of the title aside ("Heavy Equipment
@@ -320,6 +326,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   title_vote: 0.1,
   head_occ: 0.1,
   manager_match: 0.15,
+  rest_cover: 0,
   exact: 0.3,
   shared_prior: 0.3,
   shared_sources: 0.1,
@@ -344,6 +351,7 @@ export const FUSION_FEATURES = [
   "title_vote",
   "head_occ",
   "manager_match",
+  "rest_cover",
 ] as const;
 
 /** The ranker weights a fusion model gives (its weights on the linear part, the rest as is). */
@@ -366,6 +374,7 @@ export function fusedWeights(
     vote,
     headOcc,
     managerMatch,
+    restCover,
   ] = fusion.weights;
   return {
     ...base,
@@ -383,6 +392,7 @@ export function fusedWeights(
     title_vote: vote ?? base.title_vote,
     head_occ: headOcc ?? base.head_occ,
     manager_match: managerMatch ?? base.manager_match,
+    rest_cover: restCover ?? base.rest_cover,
   };
 }
 
@@ -471,6 +481,8 @@ const RANK_WORDS = new Set(["lead", "principal", "staff", "associate"]);
  * (issue 15: 1 and 3 measured the same, both above a 0/1 indicator).
  */
 const HEAD_TITLES_HALF = 1;
+/** The words of a "crew member" head (rest_cover): the crew is not the domain. */
+const MEMBER_OF = new Set(["crew", "team", "staff"]);
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
 /** The parts of an index snapshot, in the order they are written and restored. */
@@ -632,6 +644,8 @@ export class OccupationIndex {
     vote: Float64Array;
     /** How many of the occupation's titles have the query's role head (head_occ). */
     headOcc: Float64Array;
+    /** Occupation coverage of the query's role head alone (rest_cover). */
+    headCover: Float64Array;
     transfer: Float64Array;
     context: Float64Array;
     contextList: Int32Array;
@@ -779,6 +793,7 @@ export class OccupationIndex {
       agg: new Float64Array(nOcc),
       vote: new Float64Array(nOcc),
       headOcc: new Float64Array(nOcc),
+      headCover: new Float64Array(nOcc),
       transfer: new Float64Array(nOcc),
       context: new Float64Array(nOcc),
       contextList: new Int32Array(nOcc),
@@ -2041,17 +2056,26 @@ export class OccupationIndex {
     // with the number of titles that carry them (BM25's k, no length normalisation: tuning showed
     // that occupations known by many titles should not be penalised).
     const cover = work.cover;
+    // The same, of the role head alone (rest_cover is the rest).
+    const headCover = work.headCover.fill(0);
+    let headWeight = 0;
     const k = this.#w.k_titles;
     for (const term of titleTerms) {
       const id = this.#terms.get(term);
       if (id === undefined) continue;
       const w = this.#titleIdf[id];
+      const isHead = titleTerms.length > 1 &&
+        (term === qHead || (qHead === "member" && MEMBER_OF.has(term)));
+      if (isHead) headWeight += w;
       const list = this.#occPostings.at(id);
       for (let i = 0; i < list.length; i += 2) {
         const count = list[i + 1];
-        cover[list[i]] += w * (count * (1 + k)) / (count + k) / (1 + k);
+        const c = w * (count * (1 + k)) / (count + k) / (1 + k);
+        cover[list[i]] += c;
+        if (isHead) headCover[list[i]] += c;
       }
     }
+    const restWeight = headWeight > 0 ? qWeight - headWeight : 0;
     // Phrases: adjacent word pairs of the query that the occupation's titles also have.
     // Word families: a query word whose stem the occupation's titles share ("accounting" and
     // "accountant"), for occupations the word itself did not reach.
@@ -2181,6 +2205,7 @@ export class OccupationIndex {
       const fContext = ctx * (titleScore[occ] > 0 ? 1 : 0.5);
       const fAgg = agg[occ] > 0 ? Math.log(agg[occ]) / qWeight : 0;
       const fHead = headOcc[occ] / (headOcc[occ] + HEAD_TITLES_HALF);
+      const fRest = restWeight > 0 ? (cover[occ] - headCover[occ]) / restWeight : 0;
       const fVote = voteMax > -Infinity && vote[occ] !== 0 ? Math.exp(vote[occ] - voteMax) : 0;
       scores[occ] = w.best_title * titleScore[occ] +
         w.occ_cover * fCover + w.pair * pairCover[occ] +
@@ -2194,6 +2219,7 @@ export class OccupationIndex {
         w.title_agg * fAgg +
         wVote * fVote +
         w.head_occ * fHead +
+        w.rest_cover * fRest +
         w.exact * sameTitle[occ] + this.#bias[occ];
       if (features) {
         const f = occ * FUSION_FEATURES.length;
@@ -2211,6 +2237,7 @@ export class OccupationIndex {
         features[f + 11] = fVote;
         features[f + 12] = fHead;
         features[f + 13] = 0;
+        features[f + 14] = fRest;
       }
     }
     // Roles: a supervisor (helper) query reaches the supervisor (helper) occupation of the
@@ -2259,6 +2286,7 @@ export class OccupationIndex {
             if (features) {
               features.copyWithin(occ * nf, transferFrom[occ] * nf, transferFrom[occ] * nf + 8);
               features[occ * nf + 11] = features[transferFrom[occ] * nf + 11];
+              features[occ * nf + 14] = features[transferFrom[occ] * nf + 14];
             }
           }
           if (qRole === "manager") {
