@@ -546,6 +546,8 @@ Deno.test("two words the index writes as one are read as that word", () => {
       occupation("53-7065.00", "Stockers and Order Fillers", "Stock shelves."),
       occupation("45-2092.00", "Farmworkers and Laborers, Crop", "Harvest crops."),
       occupation("39-4031.00", "Morticians, Undertakers, and Funeral Arrangers", "Arrange."),
+      occupation("37-2012.00", "Maids and Housekeeping Cleaners", "Clean rooms."),
+      occupation("15-1212.00", "Information Security Analysts", "Secure systems."),
     ],
     [
       indexTitle("43-3031.00", "primary", "Bookkeeping, Accounting, and Auditing Clerks"),
@@ -556,16 +558,29 @@ Deno.test("two words the index writes as one are read as that word", () => {
       indexTitle("45-2092.00", "primary", "Farmworkers and Laborers, Crop"),
       indexTitle("45-2092.00", "alternate", "Farmworker"),
       indexTitle("45-2092.00", "alternate", "Farm Worker"),
+      indexTitle("45-2092.00", "alternate", "Diversified Farm Worker"),
       indexTitle("39-4031.00", "primary", "Morticians, Undertakers, and Funeral Arrangers"),
       indexTitle("39-4031.00", "alternate", "Funeral Home Director"),
       indexTitle("39-4031.00", "alternate", "Homebuyer Liaison"),
+      indexTitle("37-2012.00", "alternate", "Housekeeper"),
+      indexTitle("37-2012.00", "alternate", "Hotel Housekeeper"),
+      indexTitle("37-2012.00", "alternate", "Lodging House Keeper"),
+      ...["Analyst", "Specialist", "Engineer", "Officer"].map((role) =>
+        indexTitle("15-1212.00", "alternate", `Cyber Security ${role}`)
+      ),
+      ...["Analyst", "Specialist", "Engineer", "Officer", "Architect"].map((role) =>
+        indexTitle("15-1212.00", "alternate", `Cybersecurity ${role}`)
+      ),
     ],
   );
   assert.equal(ranked("Book Keeper").cleanedTitle, "bookkeeper");
   assert.equal(ranked("Book Keeper").results[0]?.onetCode, "43-3031.00");
-  assert.equal(ranked("Farm Worker").cleanedTitle, "farm worker", "a title phrase apart");
+  assert.equal(ranked("Farm Worker").cleanedTitle, "farm worker", "apart as often as joined");
   assert.equal(ranked("Funeral Home Buyer").cleanedTitle, "funeral home buyer", "bound to funeral");
   assert.equal(ranked("Home Buyer Liaison").cleanedTitle, "homebuyer liaison");
+  // Apart in a title or two, joined in more: a spelling of the joined word.
+  assert.equal(ranked("House Keeper").cleanedTitle, "housekeeper", "apart once, joined twice");
+  assert.equal(ranked("Cyber Security Lead").cleanedTitle, "cyber security lead", "apart 4 times");
 });
 
 Deno.test("catalog variants of a title written two ways vary its first form", () => {

@@ -44,7 +44,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "65";
+export const RANKER_VERSION = "66";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -481,6 +481,11 @@ const RANK_WORDS = new Set(["lead", "principal", "staff", "associate"]);
  * (issue 15: 1 and 3 measured the same, both above a 0/1 indicator).
  */
 const HEAD_TITLES_HALF = 1;
+/**
+ * #joinCompounds joins two words the index has apart in at most this many titles, and joined in
+ * more ("House Keeper": "Lodging House Keeper" once, "housekeeper" in 10 titles).
+ */
+const JOIN_APART_MAX = 3;
 /** The words of a "crew member" head (rest_cover): the crew is not the domain. */
 const MEMBER_OF = new Set(["crew", "team", "staff"]);
 
@@ -1665,7 +1670,11 @@ export class OccupationIndex {
       const b = words[i + 1];
       if (a.length < 3 || b.length < 3 || /[^a-z]/.test(a) || /[^a-z]/.test(b)) continue;
       const joined = indexTerms(a + b);
-      if (joined.length !== 1 || !this.#terms.has(joined[0]) || this.#isPhrase(a, b)) continue;
+      if (joined.length !== 1 || !this.#terms.has(joined[0])) continue;
+      // Apart, the words stay when the index has them apart in more than a few titles (its own
+      // usage: "Cyber Security Analyst") or at least as often as joined ("Farm Worker").
+      const apart = this.#phraseTitles(a, b);
+      if (apart > JOIN_APART_MAX || apart >= this.#termTitles(joined[0])) continue;
       // Either word in a title phrase with its other neighbour ("Funeral Home Owner") stays.
       if (this.#isPhrase(words[i - 1], a) || this.#isPhrase(b, words[i + 2])) continue;
       words.splice(i, 2, a + b);
@@ -1719,6 +1728,26 @@ export class OccupationIndex {
   }
 
   /** Whether two words, as index terms, stand next to each other in some title of the index. */
+  /** How many titles have the two words as a phrase (0 when either is not a word). */
+  #phraseTitles(a: string, b: string): number {
+    const pair = indexTerms(`${a} ${b}`);
+    if (pair.length !== 2) return 0;
+    const list = this.#pairPostings.get(`${pair[0]} ${pair[1]}`);
+    let n = 0;
+    if (list) { for (let i = 1; i < list.length; i += 2) n += list[i]; }
+    return n;
+  }
+
+  /** How many titles have the index word `term`. */
+  #termTitles(term: string): number {
+    const id = this.#terms.get(term);
+    if (id === undefined) return 0;
+    const list = this.#occPostings.at(id);
+    let n = 0;
+    for (let i = 1; i < list.length; i += 2) n += list[i];
+    return n;
+  }
+
   #isPhrase(a: string | undefined, b: string | undefined): boolean {
     if (!a || !b) return false;
     const pair = indexTerms(`${a} ${b}`);
