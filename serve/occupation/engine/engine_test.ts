@@ -1,6 +1,6 @@
 /** Unit tests of the engine's parts: title cleaning, role heads, sanitising, folds, calibration. */
 import assert from "node:assert/strict";
-import { cleanTitle, readDescription, roleHead } from "./text.ts";
+import { cleanTitle, headText, readDescription, roleHead } from "./text.ts";
 import { assignFolds, catalogVariants, postingVariant, splitFold } from "./devset.ts";
 import { calibratedEceFloor, calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import {
@@ -102,6 +102,20 @@ Deno.test("roleHead finds the head noun of the first phrase", () => {
   assert.equal(roleHead("Welder/Fitter"), "welder");
   assert.equal(roleHead("Senior Accountant II"), "accountant");
   assert.equal(roleHead(""), "");
+  // A bracket ending the title qualifies it or writes it another way: the role is outside it.
+  assert.equal(roleHead("Farm Worker (Vegetables)"), "worker");
+  assert.equal(roleHead("Strategic Debriefing Specialist (SDS)"), "specialist");
+  assert.equal(roleHead("(Lead)"), "lead", "nothing outside: the bracket's words");
+  assert.equal(roleHead("Hematology Technician I (Overnight)"), "technician", "a level I");
+  assert.equal(roleHead("I and E Technician"), "i", "a word I");
+});
+
+Deno.test("headText: a cleaned title without the words of the raw title's last bracket", () => {
+  assert.equal(headText("sawyer logging", "Sawyer (logging)"), "sawyer");
+  assert.equal(headText("farm worker vegetables", "Farm Worker (Vegetables)"), "farm worker");
+  assert.equal(headText("registered nurse", "Nurse (RN)"), "registered nurse", "not its end");
+  assert.equal(headText("logging", "(Logging)"), "logging", "nothing else");
+  assert.equal(headText("cook", "Cook"), "cook");
 });
 
 Deno.test("readDescription strips markup, links, e-mail addresses and phone numbers", () => {

@@ -18,6 +18,7 @@ import { foldText, indexTerms, tokenize } from "../../text/normalize.ts";
 import {
   type CleanedTitle,
   cleanTitle,
+  headText,
   readDescription,
   ROLE_PART_SCORE,
   roleHead,
@@ -44,7 +45,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "66";
+export const RANKER_VERSION = "67";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1920,7 +1921,7 @@ export class OccupationIndex {
     }
     const qTerms = [...new Set(allTerms)];
     const qNorm = allTerms.join(" ");
-    const qHead = roleHead(cleaned.text);
+    const qHead = roleHead(headText(cleaned.text, query.title));
     const qRole: RoleClass | null = parsed.role === "supervisor"
       ? "supervisor"
       : parsed.role === "helper"

@@ -696,6 +696,24 @@ const GENDERED: Record<string, string> = {
   mailman: "mail carrier",
 };
 
+/** A bracketed group that ends a title. */
+const TRAILING_BRACKET = /\s*[([{][^()[\]{}]*[)\]}]\s*$/;
+
+/**
+ * The part of a cleaned title its role head is read from: without the words of a bracket that
+ * ended the raw title ("Sawyer (logging)" is cleaned to "sawyer logging", whose role is the
+ * sawyer's), when the cleaned title ends with them and has other words.
+ */
+export function headText(cleaned: string, raw: string): string {
+  const bracket = TRAILING_BRACKET.exec(raw);
+  if (!bracket) return cleaned;
+  const inner = tokenize(foldText(bracket[0]));
+  const words = cleaned.split(" ");
+  if (inner.length === 0 || words.length <= inner.length) return cleaned;
+  const tail = words.slice(-inner.length);
+  return tail.every((w, i) => w === inner[i]) ? words.slice(0, -inner.length).join(" ") : cleaned;
+}
+
 /** Prepositions after which a title's words qualify its head ("Director of Sales"). */
 const HEAD_BREAKS = new Set(["of", "for", "in", "at", "to", "with", "on", "from", "and", "or"]);
 
@@ -705,13 +723,18 @@ const HEAD_BREAKS = new Set(["of", "for", "in", "at", "to", "with", "on", "from"
  * "nurse". Empty when the title has no words.
  */
 export function roleHead(title: string): string {
-  const firstPart = foldText(title).split(/,|\s[-–—]\s|\//)[0];
+  // A bracket after the title qualifies it ("Sawyer (Logging)", "Farm Worker (Vegetables)") or
+  // writes it another way ("Strategic Debriefing Specialist (SDS)"): the role is outside it.
+  const outside = title.replace(TRAILING_BRACKET, "");
+  const firstPart = foldText(/\p{L}/u.test(outside) ? outside : title).split(/,|\s[-–—]\s|\//)[0];
   const tokens = tokenize(firstPart);
   let end = tokens.findIndex((t, i) => i > 0 && HEAD_BREAKS.has(t));
   if (end < 0) end = tokens.length;
   for (let i = end - 1; i >= 0; i--) {
     const token = tokens[i];
-    if (!NOISE_WORDS.has(token) && !/^\d+$/.test(token) && !HEAD_BREAKS.has(token)) {
+    // A last "I" after other words is a level ("Technician I"), not a word ("I and E Tech").
+    const level = token === "i" && i > 0 && i === end - 1;
+    if (!NOISE_WORDS.has(token) && !/^\d+$/.test(token) && !HEAD_BREAKS.has(token) && !level) {
       return singular(token);
     }
   }
