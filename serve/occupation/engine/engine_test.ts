@@ -597,6 +597,27 @@ Deno.test("two words the index writes as one are read as that word", () => {
   assert.equal(ranked("Cyber Security Lead").cleanedTitle, "cyber security lead", "apart 4 times");
 });
 
+Deno.test("an old '-man' title the index lacks is the worker of its first word", () => {
+  const ranked = titleRanker(
+    [
+      occupation("51-3091.00", "Food and Tobacco Roasting, Baking, and Drying Machine", "Bake."),
+      occupation("53-7041.00", "Hoist and Winch Operators", "Operate winches."),
+      occupation("49-9051.00", "Electrical Power-Line Installers and Repairers", "Lines."),
+    ],
+    [
+      indexTitle("51-3091.00", "alternate", "Oven Operator"),
+      indexTitle("53-7041.00", "alternate", "Winch Operator"),
+      indexTitle("49-9051.00", "alternate", "Lineman"),
+      indexTitle("49-9051.00", "alternate", "Line Worker"),
+    ],
+  );
+  assert.equal(ranked("Oven Man (bakery)").cleanedTitle, "oven operator bakery");
+  assert.equal(ranked("Winchman").cleanedTitle, "winch operator");
+  assert.equal(ranked("Winchman").results[0]?.onetCode, "53-7041.00");
+  assert.equal(ranked("Lineman").cleanedTitle, "lineman", "a word the index has");
+  assert.equal(ranked("Pitman").cleanedTitle, "pitman", "no such phrase: as written");
+});
+
 Deno.test("catalog variants of a title written two ways vary its first form", () => {
   const occs = [occupation("19-4042.00", "Environmental Science Technicians", "Test air.")];
   const written = [

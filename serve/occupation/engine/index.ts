@@ -45,7 +45,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "67";
+export const RANKER_VERSION = "68";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -487,6 +487,8 @@ const HEAD_TITLES_HALF = 1;
  * more ("House Keeper": "Lodging House Keeper" once, "housekeeper" in 10 titles).
  */
 const JOIN_APART_MAX = 3;
+/** What an old "-man" title's worker is read as (#manAsRole), in order of preference. */
+const MAN_ROLES = ["operator", "worker", "tender", "attendant"];
 /** The words of a "crew member" head (rest_cover): the crew is not the domain. */
 const MEMBER_OF = new Set(["crew", "team", "staff"]);
 
@@ -1490,7 +1492,40 @@ export class OccupationIndex {
     words = this.#expandContractions(words, raw);
     words = this.#joinCompounds(words);
     words = this.#splitCompounds(words);
+    words = this.#manAsRole(words);
     return this.#functionalVp(words);
+  }
+
+  /**
+   * An old "-man" title the index does not have ("Hammerman", "Winchman", "Kettleman", "Oven
+   * Man") is the worker of its first word: read as "<word> operator", or worker, tender or
+   * attendant, the first the index has as a title phrase ("hammer operator", the forging machine
+   * setters). Read as written, the unknown word stood in for whatever shared its letters
+   * ("Kettleman" the construction laborers, "Derrickman" the stonemasons). A "-man" word the
+   * index has ("Lineman", "Repairman") or a pair it has with "man" stays.
+   */
+  #manAsRole(text: string): string {
+    if (!text.includes("man")) return text;
+    const words = text.split(" ");
+    let changed = false;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i];
+      let stem: string | null = null;
+      let from = i;
+      if (word === "man" && i > 0 && !this.#isPhrase(words[i - 1], "man")) {
+        stem = words[i - 1];
+        from = i - 1;
+      } else if (/^[a-z]{3,}(?:wo)?man$/.test(word) && !this.#terms.has(indexTerms(word)[0])) {
+        stem = word.replace(/(?:wo)?man$/, "");
+      }
+      if (stem === null || stem.length < 3 || !this.#terms.has(indexTerms(stem)[0] ?? "")) continue;
+      const role = MAN_ROLES.find((r) => this.#isPhrase(stem, r));
+      if (role === undefined) continue;
+      words.splice(from, i - from + 1, stem, role);
+      i = from + 1;
+      changed = true;
+    }
+    return changed ? words.join(" ") : text;
   }
 
   /**
