@@ -1674,6 +1674,7 @@ Deno.test("a technical lead is a software engineer, with the title's computing w
   assert.equal(rank("Senior Tech Lead").results[0].onetCode, "15-1252.00");
   assert.equal(rank("Technology Lead - US").results[0].onetCode, "15-1252.00");
   assert.equal(cleaned("Technical Team Lead"), "software engineer");
+  assert.equal(cleaned("Technical Leader"), "software engineer", "a leader is a lead");
   // A product no title has is dropped; a computing word of the titles is kept.
   assert.equal(cleaned("Azure Tech Lead"), "software engineer");
   assert.equal(cleaned("Java Tech Lead"), "java software engineer");

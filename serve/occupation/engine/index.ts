@@ -45,7 +45,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "68";
+export const RANKER_VERSION = "69";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -466,7 +466,7 @@ const MIN_PREFIX = 3;
  */
 const SCIENTIST_GROUPS = ["19-", "15-2", "15-1221"];
 /** "Tech Lead" and its spellings ("tech" is written out as technician by then): #techLead. */
-const TECH_LEAD = /\b(?:technician|technical|technology) (?:team )?lead\b/;
+const TECH_LEAD = /\b(?:technician|technical|technology) (?:team )?lead(?:er)?\b/;
 const TECH_WORDS = new Set(["technician", "technical", "technology"]);
 /** The fewest titles a word needs for #namesComputing to read it. */
 const COMPUTING_TITLES = 3;
@@ -2559,7 +2559,7 @@ export class OccupationIndex {
 
   /**
    * A technical lead ("Tech Lead", "Technical Lead", "Technology Lead", "Java Tech Lead", "Azure
-   * Tech Lead", "Technical Team Lead") leads a software team: read as a software engineer, with the
+   * Tech Lead", "Technical Team Lead", "Technical Leader") leads a software team: read as a software engineer, with the
    * title's computing words. O*NET has no such title, so the words went anywhere: "tech" is written
    * out as technician ("Senior Tech Lead" answered the electrical technicians), "technical" matched
    * "Technical Writers" and "Technical Services Specialist" ("Technical Lead", the user support
@@ -2572,7 +2572,8 @@ export class OccupationIndex {
   #techLead(text: string): string {
     if (!TECH_LEAD.test(text)) return text;
     // A technical team lead is a technical lead.
-    const words = text.split(" ").filter((w, i, all) =>
+    // A leader is a lead (ranker 63).
+    const words = text.split(" ").map((w) => w === "leader" ? "lead" : w).filter((w, i, all) =>
       !(w === "team" && all[i + 1] === "lead" && TECH_WORDS.has(all[i - 1]))
     );
     const at = words.findIndex((w, i) => w === "lead" && TECH_WORDS.has(words[i - 1]));
