@@ -31,6 +31,7 @@ export const CONFIDENCE_FEATURES = [
   "top_vote",
   "substituted_share",
   "log_same_title_occupations",
+  "shared_title_share",
 ];
 
 /** Calibration stored in the artifact. */
@@ -102,6 +103,7 @@ export function confidenceFeatures(ranking: Ranking): number[] {
     top.vote,
     ranking.substitutedShare,
     Math.log(1 + ranking.sameTitleOccupations),
+    ranking.sharedTitleShare,
   ];
 }
 

@@ -618,6 +618,29 @@ Deno.test("an old '-man' title the index lacks is the worker of its first word",
   assert.equal(ranked("Pitman").cleanedTitle, "pitman", "no such phrase: as written");
 });
 
+Deno.test("sharedTitleShare: the top result's share of a shared title's employment", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("35-2014.00", "Cooks, Restaurant", "Cook in restaurants."),
+      occupation("35-2012.00", "Cooks, Institution and Cafeteria", "Cook in schools."),
+      occupation("35-2015.00", "Cooks, Short Order", "Cook to order."),
+    ],
+    titles: [
+      indexTitle("35-2014.00", "alternate", "Cook"),
+      indexTitle("35-2012.00", "alternate", "Cook"),
+      indexTitle("35-2015.00", "alternate", "Grill Cook"),
+    ],
+    vectors: null,
+    employment: new Map([["35-2014.00", 900], ["35-2012.00", 100], ["35-2015.00", 500]]),
+  });
+  const cook = index.rank({ title: "Cook" }, { limit: 3, semantic: false });
+  assert.equal(cook.results[0].onetCode, "35-2014.00");
+  assert.equal(cook.sameTitleOccupations, 2);
+  assert.equal(cook.sharedTitleShare, 0.9, "900 of the 1,000 the two cook titles hold");
+  const grill = index.rank({ title: "Grill Cook" }, { limit: 3, semantic: false });
+  assert.equal(grill.sharedTitleShare, 1, "a title of one occupation");
+});
+
 Deno.test("catalog variants of a title written two ways vary its first form", () => {
   const occs = [occupation("19-4042.00", "Environmental Science Technicians", "Test air.")];
   const written = [

@@ -45,7 +45,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "69";
+export const RANKER_VERSION = "70";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -212,6 +212,13 @@ export interface Ranking {
    * them in its own title ("Assistant Professor - Computer Science").
    */
   sameTitleOccupations: number;
+  /**
+   * When several occupations have a title with exactly the query's words, the top result's share
+   * of their OEWS employment (restaurant cooks' of every cook occupation's, for "Cook"); 1
+   * otherwise. The calibration reads it: a client who sends a shared title more often means the
+   * larger occupation.
+   */
+  sharedTitleShare: number;
 }
 
 /**
@@ -2007,6 +2014,7 @@ export class OccupationIndex {
         ? indexTerms(cleaned.rest).filter((t) => this.#terms.has(t)).length
         : 0,
       sameTitleOccupations: 0,
+      sharedTitleShare: 1,
     };
     if (qTerms.length === 0) return empty;
 
@@ -2517,8 +2525,24 @@ export class OccupationIndex {
       descriptionUsed: descTerms.length > 0 && ordered.length > 0,
       descriptionAgrees,
       sameTitleOccupations: sharedTitle,
+      sharedTitleShare: sharedTitle >= 2 && results.length > 0
+        ? this.#sharedTitleShare(this.#occIndex.get(results[0].onetCode)!, sameWords)
+        : 1,
       ...(options.features ? { features: featureRows.slice(0, options.limit) } : {}),
     };
+  }
+
+  /**
+   * `top`'s share of the employment of the occupations `same` flags (sharedTitleShare), from the
+   * vote prior (VOTE_PRIOR times log employment over the median: the median cancels out).
+   */
+  #sharedTitleShare(top: number, same: Uint8Array): number {
+    if (!same[top]) return 1;
+    let total = 0;
+    for (let occ = 0; occ < same.length; occ++) {
+      if (same[occ]) total += Math.exp(this.#votePrior[occ] / VOTE_PRIOR);
+    }
+    return total > 0 ? round4(Math.exp(this.#votePrior[top] / VOTE_PRIOR) / total) : 1;
   }
 
   /** Skills and technologies of an occupation whose words all occur in the given terms. */
