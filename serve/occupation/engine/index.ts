@@ -1770,7 +1770,6 @@ export class OccupationIndex {
       : "lead";
   }
 
-  /** Whether two words, as index terms, stand next to each other in some title of the index. */
   /** How many titles have the two words as a phrase (0 when either is not a word). */
   #phraseTitles(a: string, b: string): number {
     const pair = indexTerms(`${a} ${b}`);
@@ -1791,6 +1790,7 @@ export class OccupationIndex {
     return n;
   }
 
+  /** Whether two words, as index terms, stand next to each other in some title of the index. */
   #isPhrase(a: string | undefined, b: string | undefined): boolean {
     if (!a || !b) return false;
     const pair = indexTerms(`${a} ${b}`);
