@@ -760,12 +760,13 @@ const BLIND = ["catalog", "catalog_hard", "seasonal", "visa"].map((name) => ({
 }));
 
 /**
- * Titles written blind (fixtures/occupation-dev/blind_*_titles.csv): by a helper that had not seen
+ * Titles written blind (fixtures/occupation-dev/blind_*_titles.csv): by helpers that had not seen
  * the engine, its fixtures or its notes, in the style of the three hidden sets of issue 15 (a
  * coding index's entries, seasonal-worker filings, skilled-visa filings with the code an employer
  * would file), labelled from the SOC definitions, none verbatim in O*NET 29.3 and none in the other
- * fixtures; catalog_hard holds coding-index titles whose words no single O*NET title has. Nothing is fitted on them; they estimate how the engine does on titles nobody tuned
- * it for. Full index, top-1 / top-5 at SOC 6-digit, ECE at SOC 6-digit.
+ * fixtures; catalog_hard holds coding-index titles whose words no single O*NET title has. Nothing
+ * is fitted on them; they estimate how the engine does on titles nobody tuned it for. Full index,
+ * top-1 / top-5 at SOC 6-digit, ECE at SOC 6-digit.
  */
 async function blindFixtures(
   source: IndexSource,
