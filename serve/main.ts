@@ -131,6 +131,7 @@ const trimmer = new MemoryTrimmer(
       rss_mib_after: mib(after),
       ms: Math.round(ms * 10) / 10,
     }),
+  () => artifacts.loading,
 );
 if (config.MEMORY_TRIM_MS > 0) {
   logger.info("memory trim", {

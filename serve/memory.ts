@@ -66,6 +66,12 @@ export class MemoryTrimmer {
     parts?: TrimmerParts | null,
     /** Told of each trim: RSS before and after (bytes), and its milliseconds. */
     readonly onTrim?: (trim: { before: number; after: number; ms: number }) => void,
+    /**
+     * While this says so, checks do not trim (the server: while an artifact version loads, RSS
+     * grows by the new version, and a trim at every interval returned little for 5-12 ms of the
+     * request thread each); the growth is trimmed at the first check after.
+     */
+    readonly busy: () => boolean = () => false,
   ) {
     this.#parts = parts === undefined ? null : parts;
     this.#lookUp = parts === undefined;
@@ -96,7 +102,7 @@ export class MemoryTrimmer {
     const rss = this.#parts.rss();
     // Growth counts from the lowest RSS seen since the last trim.
     if (rss < this.#baseline) this.#baseline = rss;
-    if (rss - this.#baseline < this.#step) return false;
+    if (rss - this.#baseline < this.#step || this.busy()) return false;
     const started = performance.now();
     this.#parts.trim();
     const ms = performance.now() - started;

@@ -124,3 +124,30 @@ Deno.test("a slow trim doubles the growth the next waits for; a quick one halves
   trimmer.check();
   assert.equal(trimmer.step, 64);
 });
+
+Deno.test("MemoryTrimmer does not trim while busy, and trims the growth at the first check after", () => {
+  let rss = 300;
+  let busy = true;
+  const trims: number[] = [];
+  const trimmer = new MemoryTrimmer(
+    250,
+    16,
+    {
+      rss: () => rss,
+      trim: () => {
+        trims.push(rss);
+        rss -= 40;
+        return 1;
+      },
+    },
+    undefined,
+    () => busy,
+  );
+  assert.equal(trimmer.start(), true);
+  trimmer.stop();
+  for (rss = 320; rss <= 380; rss += 20) assert.equal(trimmer.check(), false, `busy at ${rss}`);
+  busy = false;
+  rss = 380;
+  assert.equal(trimmer.check(), true);
+  assert.deepEqual(trims, [380]);
+});

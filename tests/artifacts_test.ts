@@ -152,6 +152,35 @@ Deno.test("loads at start do not pause; reloads pause on a timer; the data file 
   }, spec);
 });
 
+Deno.test("loading is true while a version loads, at start and in a swap, and false after, refused or not", async () => {
+  const during: boolean[] = [];
+  let registry!: ArtifactRegistry;
+  const spec: ArtifactSpec<TaxonomyData> = {
+    ...taxonomySpec,
+    load: (tables, manifest, dir, pause) => {
+      during.push(registry.loading);
+      return taxonomySpec.load(tables, manifest, dir, pause);
+    },
+  };
+  await withRegistry(async (ctx) => {
+    registry = ctx.registry;
+    const { v1, v2 } = await twoVersions(ctx.dir);
+    await writePointer(join(ctx.dir, "taxonomy"), v1);
+    assert.equal(registry.loading, false);
+    await registry.start();
+    assert.equal(registry.loading, false);
+    await writePointer(join(ctx.dir, "taxonomy"), v2);
+    await registry.reload("taxonomy");
+    assert.equal(registry.loading, false);
+    await corrupt(join(ctx.dir, "taxonomy", v1, "taxonomy.duckdb"));
+    await writePointer(join(ctx.dir, "taxonomy"), v1);
+    await registry.reload("taxonomy");
+    assert.match(registry.status()[0].problem ?? "", /refused/);
+    assert.equal(registry.loading, false, "a refused version is no longer loading");
+    assert.deepEqual(during, [true, true, true]);
+  }, spec);
+});
+
 Deno.test("hot swap: a moved pointer switches new leases; the old version closes when released", async () => {
   await withRegistry(async ({ dir, registry }) => {
     const { v1, v2 } = await twoVersions(dir);

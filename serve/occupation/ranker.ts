@@ -17,7 +17,14 @@ import type {
   RankOptions,
   RankQuery,
 } from "./engine/index.ts";
-import { type Answer, answerOn, type AnswerRequest, type VersionFacts } from "./respond.ts";
+import {
+  type Answer,
+  type AnswerFacts,
+  answerFacts,
+  answerOn,
+  type AnswerRequest,
+  type VersionFacts,
+} from "./respond.ts";
 
 /** One ranking. */
 export interface RankRequest {
@@ -61,7 +68,7 @@ export class LocalRanker implements Ranker {
   }
   answer(request: AnswerRequest): Promise<Answer> {
     try {
-      return Promise.resolve(answerOn(this.index, this.facts, request));
+      return Promise.resolve(answerOn(this.index, answerFacts(this.facts), request));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -76,7 +83,7 @@ export type RankerRequest =
   | { id: number; op: "load"; key: number; dir: string }
   | { id: number; op: "build"; key: number; source: IndexSource }
   /** The facts a version's answers need; sent beside its load, as they are read meanwhile. */
-  | { id: number; op: "facts"; key: number; facts: VersionFacts }
+  | { id: number; op: "facts"; key: number; facts: AnswerFacts }
   | { id: number; op: "rank"; key: number; request: RankRequest }
   | { id: number; op: "answer"; key: number; request: AnswerRequest }
   | { id: number; op: "drop"; key: number }
@@ -257,7 +264,7 @@ async function loadInto(
   const key = shared.open();
   // Sent when they are read, while the worker loads the index (start-up: the two overlap).
   const factsSent = Promise.resolve(facts).then((value) =>
-    shared.send<null>({ id: 0, op: "facts", key, facts: value })
+    shared.send<null>({ id: 0, op: "facts", key, facts: answerFacts(value) })
   );
   factsSent.catch(() => {}); // awaited below; a load that fails first must not leave it unhandled
   try {

@@ -10,7 +10,7 @@ import { ArtifactRegistry } from "../stores/artifacts.ts";
 import { openedFile } from "../stores/duckdb.ts";
 import { memoryLogger } from "../http/log.ts";
 import { failRankingWorker, LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
-import type { AnswerRequest } from "./respond.ts";
+import { answerFacts, type AnswerRequest } from "./respond.ts";
 
 const TITLES = [
   "Registered Nurse",
@@ -91,6 +91,26 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
           ),
           "no analyze result",
         );
+        // Analyze lists each result's first five related occupations, from the facts the worker
+        // is sent: their JSON per occupation, not the related records themselves.
+        const sent = answerFacts(facts);
+        assert.deepEqual(Object.keys(sent).sort(), [
+          "attribution",
+          "calibrations",
+          "relatedJson",
+          "release",
+        ]);
+        let listed = 0;
+        for (const answer of y) {
+          if (!("body" in answer)) continue;
+          const body = JSON.parse(new TextDecoder().decode(answer.body));
+          for (const result of body.results ?? []) {
+            const related = facts.related.get(result.onet_code) ?? [];
+            assert.deepEqual(result.related_occupations, related.slice(0, 5));
+            if (related.length > 5) listed++;
+          }
+        }
+        assert.ok(listed > 0, "no result with more than five related occupations");
       } finally {
         fromSnapshot.close();
         rebuilt.close();

@@ -37,6 +37,44 @@ export interface VersionFacts {
   calibrations: Map<Channel, Calibration>;
 }
 
+/**
+ * What the bodies read of a version's facts, in the form the ranking worker is sent (a message
+ * copied on the request thread): the related occupations as the JSON text analyze splices in, one
+ * string per occupation, instead of the 18,460 records of VersionFacts.related, whose copy held the
+ * request thread for 30-50 ms at every hot swap (notes/issue12.md).
+ */
+export interface AnswerFacts {
+  release: string;
+  attribution: string;
+  calibrations: Map<Channel, Calibration>;
+  /** Per occupation, the JSON of its first five related occupations, closest first. */
+  relatedJson: Map<string, string>;
+}
+
+/** Related occupations an analyze result lists. */
+const RELATED_RESULTS = 5;
+
+const answerFactsOf = new WeakMap<VersionFacts, AnswerFacts>();
+
+/** A version's AnswerFacts, made once per version (a few milliseconds for a full release). */
+export function answerFacts(facts: VersionFacts): AnswerFacts {
+  let made = answerFactsOf.get(facts);
+  if (!made) {
+    const relatedJson = new Map<string, string>();
+    for (const [code, list] of facts.related) {
+      relatedJson.set(code, JSON.stringify(list.slice(0, RELATED_RESULTS)));
+    }
+    made = {
+      release: facts.release,
+      attribution: facts.attribution,
+      calibrations: facts.calibrations,
+      relatedJson,
+    };
+    answerFactsOf.set(facts, made);
+  }
+  return made;
+}
+
 /** One request to candidates, analyze or classify, as validated. */
 export type AnswerRequest =
   & {
@@ -63,7 +101,7 @@ const bodyOf = (json: string): Answer => ({ body: encoder.encode(json) });
 /** The answer to a request on a version's index. */
 export function answerOn(
   index: OccupationIndex,
-  facts: VersionFacts,
+  facts: AnswerFacts,
   request: AnswerRequest,
 ): Answer {
   const channel: Channel = request.semantic && index.hasVectors ? "hybrid" : "lexical";
@@ -120,7 +158,7 @@ export function answerOn(
             confidence_explanation: resultExplanation(i, ranking, a.resultConfidence[i]),
           } satisfies AnalysisResult,
         ).slice(0, -1) +
-        `,"related_occupations":${relatedJson(facts, r.onetCode)}}`
+        `,"related_occupations":${facts.relatedJson.get(r.onetCode) ?? "[]"}}`
       );
       const rest = JSON.stringify(
         {
@@ -144,23 +182,6 @@ export function answerOn(
       );
     }
   }
-}
-
-const relatedTexts = new WeakMap<VersionFacts, Map<string, string>>();
-
-/**
- * The JSON of an occupation's first five related occupations, encoded once per version: about
- * half of an analyze body, the same for every request that ranks the occupation.
- */
-function relatedJson(facts: VersionFacts, onetCode: string): string {
-  let texts = relatedTexts.get(facts);
-  if (!texts) relatedTexts.set(facts, texts = new Map());
-  let text = texts.get(onetCode);
-  if (text === undefined) {
-    text = JSON.stringify((facts.related.get(onetCode) ?? []).slice(0, 5));
-    texts.set(onetCode, text);
-  }
-  return text;
 }
 
 function resultExplanation(rank: number, ranking: Ranking, confidence: number): string {

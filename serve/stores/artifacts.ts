@@ -142,6 +142,7 @@ export class ArtifactRegistry {
   #slots = new Map<string, Slot>();
   #watcher: Deno.FsWatcher | null = null;
   #onSighup: (() => void) | null = null;
+  #loading = 0;
 
   constructor(
     readonly artifactsDir: string,
@@ -172,6 +173,11 @@ export class ArtifactRegistry {
     }
   }
 
+  /** Whether a version is loading (at start or in a swap). */
+  get loading(): boolean {
+    return this.#loading > 0;
+  }
+
   /** Re-reads every pointer and swaps where a new version was published. */
   async reloadAll(): Promise<void> {
     await Promise.all([...this.#slots.keys()].map((name) => this.reload(name)));
@@ -200,6 +206,7 @@ export class ArtifactRegistry {
       return;
     }
     let loaded: LoadedArtifact;
+    this.#loading++;
     try {
       loaded = await this.#open(slot.spec, join(dir, version), version, pause);
     } catch (error) {
@@ -215,6 +222,8 @@ export class ArtifactRegistry {
         serving: slot.current?.version ?? null,
       });
       return;
+    } finally {
+      this.#loading--;
     }
     const previous = slot.current;
     slot.current = loaded;
