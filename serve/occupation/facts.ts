@@ -10,7 +10,7 @@ import type { Calibration } from "./engine/confidence.ts";
 import { eachRow } from "./engine/load.ts";
 import type { OccupationRecord, RelatedOccupation } from "./artifact.ts";
 import { readAttribution } from "./queries.ts";
-import type { VersionFacts } from "./respond.ts";
+import { encodeRelatedTexts, type RelatedTexts, type VersionFacts } from "./respond.ts";
 
 /** A version's occupations (in code order) and the facts its answers carry. */
 export interface TaxonomyFacts {
@@ -88,6 +88,7 @@ export async function readTaxonomyFacts(
       attribution: await readAttribution(connection, attribution),
       related,
       calibrations,
+      relatedTexts: encodeRelatedTexts(related),
     },
   };
 }
@@ -100,6 +101,7 @@ export function factsParts(read: TaxonomyFacts): [string, unknown][] {
     ["occupations", [...read.occupations.values()]],
     ["related", read.facts.related],
     ["calibrations", read.facts.calibrations],
+    ["related_texts", read.facts.relatedTexts],
   ];
 }
 
@@ -108,7 +110,14 @@ export function factsParts(read: TaxonomyFacts): [string, unknown][] {
  * titles become the occupations' own strings again (a snapshot holds a copy of each).
  */
 export function factsFromParts(parts: Map<string, unknown>): TaxonomyFacts | null {
-  const names = ["release", "attribution", "occupations", "related", "calibrations"];
+  const names = [
+    "release",
+    "attribution",
+    "occupations",
+    "related",
+    "calibrations",
+    "related_texts",
+  ];
   if (!names.every((name) => parts.has(name))) return null;
   const occupations = new Map<string, OccupationRecord>();
   for (const record of parts.get("occupations") as OccupationRecord[]) {
@@ -125,6 +134,7 @@ export function factsFromParts(parts: Map<string, unknown>): TaxonomyFacts | nul
       attribution: parts.get("attribution") as string,
       related,
       calibrations: parts.get("calibrations") as VersionFacts["calibrations"],
+      relatedTexts: parts.get("related_texts") as RelatedTexts,
     },
   };
 }

@@ -11,6 +11,7 @@ const factsOf = (data: TaxonomyData) => ({
   occupations: data.occupations,
   related: data.related,
   calibrations: data.calibrations,
+  relatedTexts: data.relatedTexts,
   codes: data.answers.codes,
   offsets: data.answers.offsets,
   bytes: data.answers.bytes,

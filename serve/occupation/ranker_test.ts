@@ -10,7 +10,7 @@ import { ArtifactRegistry } from "../stores/artifacts.ts";
 import { openedFile } from "../stores/duckdb.ts";
 import { memoryLogger } from "../http/log.ts";
 import { failRankingWorker, LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
-import { answerFacts, type AnswerRequest } from "./respond.ts";
+import { answerFacts, type AnswerRequest, encodeRelatedTexts } from "./respond.ts";
 
 const TITLES = [
   "Registered Nurse",
@@ -97,7 +97,7 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
         assert.deepEqual(Object.keys(sent).sort(), [
           "attribution",
           "calibrations",
-          "relatedJson",
+          "relatedTexts",
           "release",
         ]);
         let listed = 0;
@@ -153,7 +153,13 @@ Deno.test("a ranking worker that dies is replaced: the next rankings load the ve
     const versionDir = join(dir, "taxonomy", built.version);
     const ranker = await WorkerRanker.load(versionDir, () => {
       throw new Error("the snapshot is there: no source needed");
-    }, { release: built.version, attribution: "", related: new Map(), calibrations: new Map() });
+    }, {
+      release: built.version,
+      attribution: "",
+      related: new Map(),
+      calibrations: new Map(),
+      relatedTexts: encodeRelatedTexts(new Map()),
+    });
     try {
       const [request] = requests();
       const before = await ranker.rank(request);

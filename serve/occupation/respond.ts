@@ -35,44 +35,67 @@ export interface VersionFacts {
   related: Map<string, RelatedOccupation[]>;
   /** Confidence calibration per retrieval channel (the lexical one always there). */
   calibrations: Map<Channel, Calibration>;
+  /** The JSON of each occupation's first five related occupations (analyze results). */
+  relatedTexts: RelatedTexts;
 }
 
 /**
- * What the bodies read of a version's facts, in the form the ranking worker is sent (a message
- * copied on the request thread): the related occupations as the JSON text analyze splices in, one
- * string per occupation, instead of the 18,460 records of VersionFacts.related, whose copy held the
- * request thread for 30-50 ms at every hot swap (notes/issue12.md).
+ * Each occupation's first five related occupations as JSON text, in one buffer: analyze splices
+ * an occupation's in as it is, and they are what the ranking worker is sent of the related
+ * occupations (the codes and two typed arrays; the 18,460 related records, copied into the
+ * worker's message, held the request thread for 30-50 ms at every hot swap: notes/issue12.md).
+ * The taxonomy build stores them in answers.snapshot.
  */
-export interface AnswerFacts {
-  release: string;
-  attribution: string;
-  calibrations: Map<Channel, Calibration>;
-  /** Per occupation, the JSON of its first five related occupations, closest first. */
-  relatedJson: Map<string, string>;
+export interface RelatedTexts {
+  codes: string[];
+  /** Where each code's text starts in `bytes`, and where the last ends (codes + 1 offsets). */
+  offsets: Int32Array;
+  bytes: Uint8Array;
 }
 
 /** Related occupations an analyze result lists. */
 const RELATED_RESULTS = 5;
 
-const answerFactsOf = new WeakMap<VersionFacts, AnswerFacts>();
+/** The related occupations as RelatedTexts, in the map's order. */
+export function encodeRelatedTexts(
+  related: ReadonlyMap<string, readonly RelatedOccupation[]>,
+): RelatedTexts {
+  const codes = [...related.keys()];
+  const texts = codes.map((code) =>
+    encoder.encode(JSON.stringify(related.get(code)!.slice(0, RELATED_RESULTS)))
+  );
+  const offsets = new Int32Array(codes.length + 1);
+  texts.forEach((text, i) => offsets[i + 1] = offsets[i] + text.length);
+  const bytes = new Uint8Array(offsets[codes.length]);
+  texts.forEach((text, i) => bytes.set(text, offsets[i]));
+  return { codes, offsets, bytes };
+}
 
-/** A version's AnswerFacts, made once per version (a few milliseconds for a full release). */
+/** What the bodies read of a version's facts, and all of them the ranking worker is sent. */
+export type AnswerFacts = Omit<VersionFacts, "related">;
+
+/** A version's facts without the related records (relatedTexts has what answers use). */
 export function answerFacts(facts: VersionFacts): AnswerFacts {
-  let made = answerFactsOf.get(facts);
-  if (!made) {
-    const relatedJson = new Map<string, string>();
-    for (const [code, list] of facts.related) {
-      relatedJson.set(code, JSON.stringify(list.slice(0, RELATED_RESULTS)));
-    }
-    made = {
-      release: facts.release,
-      attribution: facts.attribution,
-      calibrations: facts.calibrations,
-      relatedJson,
-    };
-    answerFactsOf.set(facts, made);
+  const { release, attribution, calibrations, relatedTexts } = facts;
+  return { release, attribution, calibrations, relatedTexts };
+}
+
+const decodedTexts = new WeakMap<RelatedTexts, Map<string, string>>();
+
+/** The JSON of an occupation's first five related occupations ("[]" for none). */
+function relatedJson(texts: RelatedTexts, code: string): string {
+  let decoded = decodedTexts.get(texts);
+  if (!decoded) {
+    const decoder = new TextDecoder();
+    decoded = new Map(
+      texts.codes.map((
+        c,
+        i,
+      ) => [c, decoder.decode(texts.bytes.subarray(texts.offsets[i], texts.offsets[i + 1]))]),
+    );
+    decodedTexts.set(texts, decoded);
   }
-  return made;
+  return decoded.get(code) ?? "[]";
 }
 
 /** One request to candidates, analyze or classify, as validated. */
@@ -158,7 +181,7 @@ export function answerOn(
             confidence_explanation: resultExplanation(i, ranking, a.resultConfidence[i]),
           } satisfies AnalysisResult,
         ).slice(0, -1) +
-        `,"related_occupations":${facts.relatedJson.get(r.onetCode) ?? "[]"}}`
+        `,"related_occupations":${relatedJson(facts.relatedTexts, r.onetCode)}}`
       );
       const rest = JSON.stringify(
         {
