@@ -82,17 +82,19 @@ export function answerFacts(facts: VersionFacts): AnswerFacts {
 
 const decodedTexts = new WeakMap<RelatedTexts, Map<string, string>>();
 
-/** The JSON of an occupation's first five related occupations ("[]" for none). */
+/**
+ * The JSON of an occupation's first five related occupations ("[]" for none); the texts are
+ * decoded once per version, at its first analyze.
+ */
 function relatedJson(texts: RelatedTexts, code: string): string {
   let decoded = decodedTexts.get(texts);
   if (!decoded) {
+    decoded = new Map();
     const decoder = new TextDecoder();
-    decoded = new Map(
-      texts.codes.map((
-        c,
-        i,
-      ) => [c, decoder.decode(texts.bytes.subarray(texts.offsets[i], texts.offsets[i + 1]))]),
-    );
+    const { codes, offsets, bytes } = texts;
+    for (let i = 0; i < codes.length; i++) {
+      decoded.set(codes[i], decoder.decode(bytes.subarray(offsets[i], offsets[i + 1])));
+    }
     decodedTexts.set(texts, decoded);
   }
   return decoded.get(code) ?? "[]";
