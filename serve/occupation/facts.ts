@@ -86,7 +86,6 @@ export async function readTaxonomyFacts(
     facts: {
       release,
       attribution: await readAttribution(connection, attribution),
-      related,
       calibrations,
       relatedTexts: encodeRelatedTexts(related),
     },
@@ -99,22 +98,17 @@ export function factsParts(read: TaxonomyFacts): [string, unknown][] {
     ["release", read.facts.release],
     ["attribution", read.facts.attribution],
     ["occupations", [...read.occupations.values()]],
-    ["related", read.facts.related],
     ["calibrations", read.facts.calibrations],
     ["related_texts", read.facts.relatedTexts],
   ];
 }
 
-/**
- * The facts from a snapshot's parts, or null when a part is missing. The related occupations'
- * titles become the occupations' own strings again (a snapshot holds a copy of each).
- */
+/** The facts from a snapshot's parts, or null when a part is missing. */
 export function factsFromParts(parts: Map<string, unknown>): TaxonomyFacts | null {
   const names = [
     "release",
     "attribution",
     "occupations",
-    "related",
     "calibrations",
     "related_texts",
   ];
@@ -123,16 +117,11 @@ export function factsFromParts(parts: Map<string, unknown>): TaxonomyFacts | nul
   for (const record of parts.get("occupations") as OccupationRecord[]) {
     occupations.set(record.onetCode, record);
   }
-  const related = parts.get("related") as Map<string, RelatedOccupation[]>;
-  for (const list of related.values()) {
-    for (const item of list) item.title = occupations.get(item.onet_code)?.title ?? item.title;
-  }
   return {
     occupations,
     facts: {
       release: parts.get("release") as string,
       attribution: parts.get("attribution") as string,
-      related,
       calibrations: parts.get("calibrations") as VersionFacts["calibrations"],
       relatedTexts: parts.get("related_texts") as RelatedTexts,
     },

@@ -92,7 +92,7 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
           "no analyze result",
         );
         // Analyze lists each result's first five related occupations, from the facts the worker
-        // is sent: their JSON per occupation, not the related records themselves.
+        // is sent (their JSON per occupation): the first five its profile lists.
         const sent = answerFacts(facts);
         assert.deepEqual(Object.keys(sent).sort(), [
           "attribution",
@@ -105,7 +105,9 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
           if (!("body" in answer)) continue;
           const body = JSON.parse(new TextDecoder().decode(answer.body));
           for (const result of body.results ?? []) {
-            const related = facts.related.get(result.onet_code) ?? [];
+            const profile = facts.answers.profile(result.onet_code);
+            assert.ok(profile, result.onet_code);
+            const related = JSON.parse(new TextDecoder().decode(profile)).related_occupations;
             assert.deepEqual(result.related_occupations, related.slice(0, 5));
             if (related.length > 5) listed++;
           }
@@ -156,7 +158,6 @@ Deno.test("a ranking worker that dies is replaced: the next rankings load the ve
     }, {
       release: built.version,
       attribution: "",
-      related: new Map(),
       calibrations: new Map(),
       relatedTexts: encodeRelatedTexts(new Map()),
     });

@@ -31,11 +31,12 @@ const RANK_DEPTH = 10;
 export interface VersionFacts {
   release: string;
   attribution: string;
-  /** Related occupations of each occupation, closest first. */
-  related: Map<string, RelatedOccupation[]>;
   /** Confidence calibration per retrieval channel (the lexical one always there). */
   calibrations: Map<Channel, Calibration>;
-  /** The JSON of each occupation's first five related occupations (analyze results). */
+  /**
+   * The JSON of each occupation's first five related occupations (analyze results); profiles list
+   * all of them from their own bodies (answers.ts).
+   */
   relatedTexts: RelatedTexts;
 }
 
@@ -44,7 +45,8 @@ export interface VersionFacts {
  * an occupation's in as it is, and they are what the ranking worker is sent of the related
  * occupations (the codes and two typed arrays; the 18,460 related records, copied into the
  * worker's message, held the request thread for 30-50 ms at every hot swap: notes/issue12.md).
- * The taxonomy build stores them in answers.snapshot.
+ * The taxonomy build stores them in answers.snapshot, instead of the records (whose reading
+ * was another 20-30 ms of a swap's request thread).
  */
 export interface RelatedTexts {
   codes: string[];
@@ -71,10 +73,13 @@ export function encodeRelatedTexts(
   return { codes, offsets, bytes };
 }
 
-/** What the bodies read of a version's facts, and all of them the ranking worker is sent. */
-export type AnswerFacts = Omit<VersionFacts, "related">;
+/** What the bodies read of a version's facts: what the ranking worker is sent. */
+export type AnswerFacts = VersionFacts;
 
-/** A version's facts without the related records (relatedTexts has what answers use). */
+/**
+ * Only a version's facts, of a value that has more (the request thread's TaxonomyData): what a
+ * message to the ranking worker copies.
+ */
 export function answerFacts(facts: VersionFacts): AnswerFacts {
   const { release, attribution, calibrations, relatedTexts } = facts;
   return { release, attribution, calibrations, relatedTexts };
