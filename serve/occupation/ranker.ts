@@ -19,10 +19,9 @@ import type {
 } from "./engine/index.ts";
 import {
   type Answer,
-  type AnswerFacts,
-  answerFacts,
   answerOn,
   type AnswerRequest,
+  onlyFacts,
   type VersionFacts,
 } from "./respond.ts";
 
@@ -68,7 +67,7 @@ export class LocalRanker implements Ranker {
   }
   answer(request: AnswerRequest): Promise<Answer> {
     try {
-      return Promise.resolve(answerOn(this.index, answerFacts(this.facts), request));
+      return Promise.resolve(answerOn(this.index, this.facts, request));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -83,7 +82,7 @@ export type RankerRequest =
   | { id: number; op: "load"; key: number; dir: string }
   | { id: number; op: "build"; key: number; source: IndexSource }
   /** The facts a version's answers need; sent beside its load, as they are read meanwhile. */
-  | { id: number; op: "facts"; key: number; facts: AnswerFacts }
+  | { id: number; op: "facts"; key: number; facts: VersionFacts }
   | { id: number; op: "rank"; key: number; request: RankRequest }
   | { id: number; op: "answer"; key: number; request: AnswerRequest }
   | { id: number; op: "drop"; key: number }
@@ -264,7 +263,7 @@ async function loadInto(
   const key = shared.open();
   // Sent when they are read, while the worker loads the index (start-up: the two overlap).
   const factsSent = Promise.resolve(facts).then((value) =>
-    shared.send<null>({ id: 0, op: "facts", key, facts: answerFacts(value) })
+    shared.send<null>({ id: 0, op: "facts", key, facts: onlyFacts(value) })
   );
   factsSent.catch(() => {}); // awaited below; a load that fails first must not leave it unhandled
   try {

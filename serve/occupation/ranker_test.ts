@@ -10,7 +10,7 @@ import { ArtifactRegistry } from "../stores/artifacts.ts";
 import { openedFile } from "../stores/duckdb.ts";
 import { memoryLogger } from "../http/log.ts";
 import { failRankingWorker, LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
-import { answerFacts, type AnswerRequest, encodeRelatedTexts } from "./respond.ts";
+import { type AnswerRequest, encodeRelatedTexts, onlyFacts } from "./respond.ts";
 
 const TITLES = [
   "Registered Nurse",
@@ -93,7 +93,7 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
         );
         // Analyze lists each result's first five related occupations, from the facts the worker
         // is sent (their JSON per occupation): the first five its profile lists.
-        const sent = answerFacts(facts);
+        const sent = onlyFacts(facts);
         assert.deepEqual(Object.keys(sent).sort(), [
           "attribution",
           "calibrations",

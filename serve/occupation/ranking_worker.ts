@@ -15,12 +15,12 @@ import { OccupationIndex } from "./engine/index.ts";
 import { readSnapshot } from "./engine/snapshot.ts";
 import { noPause, timerPause } from "../stores/snapshot.ts";
 import type { RankerReply, RankerRequest } from "./ranker.ts";
-import { type AnswerFacts, answerOn } from "./respond.ts";
+import { answerOn, type VersionFacts } from "./respond.ts";
 import { collectGarbage } from "../memory.ts";
 
 const indexes = new Map<number, OccupationIndex>();
 /** Each version's facts, by the same key: they come in a message of their own. */
-const factsOf = new Map<number, AnswerFacts>();
+const factsOf = new Map<number, VersionFacts>();
 
 function loaded(key: number): OccupationIndex {
   const found = indexes.get(key);

@@ -73,14 +73,11 @@ export function encodeRelatedTexts(
   return { codes, offsets, bytes };
 }
 
-/** What the bodies read of a version's facts: what the ranking worker is sent. */
-export type AnswerFacts = VersionFacts;
-
 /**
  * Only a version's facts, of a value that has more (the request thread's TaxonomyData): what a
  * message to the ranking worker copies.
  */
-export function answerFacts(facts: VersionFacts): AnswerFacts {
+export function onlyFacts(facts: VersionFacts): VersionFacts {
   const { release, attribution, calibrations, relatedTexts } = facts;
   return { release, attribution, calibrations, relatedTexts };
 }
@@ -131,7 +128,7 @@ const bodyOf = (json: string): Answer => ({ body: encoder.encode(json) });
 /** The answer to a request on a version's index. */
 export function answerOn(
   index: OccupationIndex,
-  facts: AnswerFacts,
+  facts: VersionFacts,
   request: AnswerRequest,
 ): Answer {
   const channel: Channel = request.semantic && index.hasVectors ? "hybrid" : "lexical";
