@@ -500,6 +500,13 @@ const MAN_ROLES = ["operator", "worker", "tender", "attendant"];
 const MEMBER_OF = new Set(["crew", "team", "staff"]);
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
+
+/** The titles an (occupation, title count) postings list counts; 0 for none. */
+function titleCount(list: Int32Array | undefined): number {
+  let n = 0;
+  if (list) { for (let i = 1; i < list.length; i += 2) n += list[i]; }
+  return n;
+}
 /** The parts of an index snapshot, in the order they are written and restored. */
 export const SNAPSHOT_FIELDS = [
   "occupations",
@@ -1774,20 +1781,13 @@ export class OccupationIndex {
   #phraseTitles(a: string, b: string): number {
     const pair = indexTerms(`${a} ${b}`);
     if (pair.length !== 2) return 0;
-    const list = this.#pairPostings.get(`${pair[0]} ${pair[1]}`);
-    let n = 0;
-    if (list) { for (let i = 1; i < list.length; i += 2) n += list[i]; }
-    return n;
+    return titleCount(this.#pairPostings.get(`${pair[0]} ${pair[1]}`));
   }
 
   /** How many titles have the index word `term`. */
   #termTitles(term: string): number {
     const id = this.#terms.get(term);
-    if (id === undefined) return 0;
-    const list = this.#occPostings.at(id);
-    let n = 0;
-    for (let i = 1; i < list.length; i += 2) n += list[i];
-    return n;
+    return id === undefined ? 0 : titleCount(this.#occPostings.at(id));
   }
 
   /** Whether two words, as index terms, stand next to each other in some title of the index. */
@@ -2583,20 +2583,21 @@ export class OccupationIndex {
 
   /**
    * A technical lead ("Tech Lead", "Technical Lead", "Technology Lead", "Java Tech Lead", "Azure
-   * Tech Lead", "Technical Team Lead", "Technical Leader") leads a software team: read as a software engineer, with the
-   * title's computing words. O*NET has no such title, so the words went anywhere: "tech" is written
-   * out as technician ("Senior Tech Lead" answered the electrical technicians), "technical" matched
-   * "Technical Writers" and "Technical Services Specialist" ("Technical Lead", the user support
-   * specialists); "Technical Team Lead" the training and development specialists. Every other
-   * word must be a computing one: a software product no title has (#namesSoftware, dropped) or a
-   * word of the index that #namesComputing accepts (kept). Any other word leaves the title as
-   * written ("Sheet Metal Technical Lead", "Event Technical Lead"), as do an index technician
-   * phrase ("Pharmacy Tech Lead" is a lead pharmacy technician) and a tech lead manager.
+   * Tech Lead", "Technical Team Lead", "Technical Leader") leads a software team: read as a
+   * software engineer, with the title's computing words. O*NET has no such title, so the words
+   * went anywhere: "tech" is written out as technician ("Senior Tech Lead" answered the electrical
+   * technicians), "technical" matched "Technical Writers" and "Technical Services Specialist"
+   * ("Technical Lead", the user support specialists); "Technical Team Lead" the training and
+   * development specialists. Every other word must be a computing one: a software product no
+   * title has (#namesSoftware, dropped) or a word of the index that #namesComputing accepts
+   * (kept). Any other word leaves the title as written ("Sheet Metal Technical Lead", "Event
+   * Technical Lead"), as do an index technician phrase ("Pharmacy Tech Lead" is a lead pharmacy
+   * technician) and a tech lead manager.
    */
   #techLead(text: string): string {
     if (!TECH_LEAD.test(text)) return text;
     // A technical team lead is a technical lead.
-    // A leader is a lead (ranker 63).
+    // A leader is a lead (ranker 69).
     const words = text.split(" ").map((w) => w === "leader" ? "lead" : w).filter((w, i, all) =>
       !(w === "team" && all[i + 1] === "lead" && TECH_WORDS.has(all[i - 1]))
     );
