@@ -762,6 +762,9 @@ const BLIND = [
   "catalog_2",
   "seasonal_2",
   "visa_2",
+  "catalog_3",
+  "seasonal_3",
+  "visa_3",
 ].map((name) => ({
   name,
   url: new URL(`../fixtures/occupation-dev/blind_${name}_titles.csv`, import.meta.url),
@@ -775,8 +778,9 @@ const BLIND = [
  * fixtures; catalog_hard holds coding-index titles whose words no single O*NET title has. Nothing
  * is fitted on them; they estimate how the engine does on titles nobody tuned it for. Full index,
  * top-1 / top-5 at SOC 6-digit, ECE at SOC 6-digit. The sets named `_2` are a second round,
- * written later the same way when the first had been read: report their figures, do not read their
- * misses, and write a third round when they have been.
+ * written later the same way when the first had been read, and read in turn (ranker 71); `_3` is a
+ * third round, written when the second was read: report its figures, do not read its misses, and
+ * write a fourth round when they have been.
  */
 async function blindFixtures(
   source: IndexSource,

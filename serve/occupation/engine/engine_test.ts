@@ -1373,6 +1373,11 @@ Deno.test("an exclusion clause names occupations the title is not", () => {
     "construction and maintenance",
   );
   assert.equal(cleanTitle("Painter", flat).excluded, undefined);
+  // Brackets after the clause qualify the title, not the clause.
+  const qualified = cleanTitle("Operator, press exc. printing (metal stamping)", flat);
+  assert.equal(qualified.excluded, "printing");
+  assert.match(qualified.text, /\bmetal stamping\b/);
+  assert.equal(cleanTitle("Sewer (exc machine)", flat).excluded, "machine");
   const rank = titleRanker(
     [
       occupation("47-2141.00", "Painters, Construction and Maintenance", "Paint walls."),
@@ -1397,6 +1402,10 @@ Deno.test("an exclusion clause names occupations the title is not", () => {
   assert.equal(rank("Painter, exc maintenance or marine").results[0].onetCode, "51-9124.00");
   // One word of it only: the clause does not name the occupation.
   assert.equal(rank("Painter, exc construction of ships").results[0].onetCode, "47-2141.00");
+  assert.equal(
+    rank("Painter exc. construction and maintenance (spray booth)").results[0].onetCode,
+    "51-9124.00",
+  );
   // "Non-Retail" names what the occupation is not: retail does not name it.
   const sales = rank("Supervisor, sales, exc retail").results.map((r) => r.onetCode);
   assert.deepEqual(sales.slice(0, 2), ["41-1012.00", "41-1011.00"]);
@@ -1560,7 +1569,7 @@ Deno.test("a title with no known word is read loosely rather than not at all", (
   assert.equal(rank("Sanitor Nurse").substitutedShare, 0);
 });
 
-Deno.test("a physician or trainee named by specialty is read as O*NET's '<specialty> Physician'", () => {
+Deno.test("a physician or trainee named by specialty is read as '<specialty> Physician' or its practitioner", () => {
   const rank = titleRanker(
     [
       occupation("29-1223.00", "Psychiatrists", "Diagnose mental disorders."),
@@ -1568,8 +1577,16 @@ Deno.test("a physician or trainee named by specialty is read as O*NET's '<specia
       occupation("29-1229.00", "Physicians, All Other", "Treat patients."),
       occupation("29-1051.00", "Pharmacists", "Dispense drugs."),
       occupation("39-9041.00", "Residential Advisors", "Run residence halls."),
+      occupation("29-1249.00", "Surgeons, All Other", "Operate on patients."),
+      occupation("29-1141.00", "Registered Nurses", "Care for patients."),
+      occupation("19-1029.00", "Biological Scientists, All Other", "Study living things."),
     ],
     [
+      indexTitle("29-1249.00", "primary", "Surgeons, All Other"),
+      indexTitle("29-1249.00", "alternate", "General Surgeon"),
+      indexTitle("29-1141.00", "primary", "Registered Nurses"),
+      indexTitle("29-1141.00", "alternate", "General Surgery Nurse"),
+      indexTitle("19-1029.00", "alternate", "Biologist"),
       indexTitle("29-1223.00", "primary", "Psychiatrists"),
       indexTitle("29-1223.00", "alternate", "Psychiatry Physician"),
       indexTitle("29-1212.00", "primary", "Cardiologists"),
@@ -1589,6 +1606,14 @@ Deno.test("a physician or trainee named by specialty is read as O*NET's '<specia
   assert.equal(top("Fellow - Cardiology"), "29-1212.00");
   assert.equal(top("Cardiology Clinical Fellow, PGY-4"), "29-1212.00");
   assert.equal(rank("Cardiology Fellow").cleanedTitle, "cardiology physician");
+  // No "<specialty> Physician" title: the specialty's practitioner, with its other words or alone.
+  assert.equal(rank("General Surgery Resident").cleanedTitle, "general surgeon");
+  assert.equal(top("General Surgery Resident"), "29-1249.00");
+  assert.equal(rank("Surgery Fellow").cleanedTitle, "surgeon");
+  // ...for a resident or fellow: a doctor of surgery is a degree.
+  assert.notEqual(rank("Doctor of General Surgery").cleanedTitle, "general surgeon");
+  // ...only a health practitioner's title: a biology fellow is no biologist here.
+  assert.equal(rank("Biology Fellow").cleanedTitle, "biology fellow");
   // O*NET's titles as written, and titles whose words name no physician's title, stay.
   assert.equal(top("Resident Physician"), "29-1229.00");
   assert.equal(top("Pharmacy Resident"), "29-1051.00");

@@ -18,6 +18,9 @@ const MEDICAL_ROLES = new Set([
   "doctor",
 ]);
 
+/** A physician in training: a resident or a fellow. */
+export const MEDICAL_TRAINEE = /\b(?:resident|residency|fellow|fellowship)\b/;
+
 /** Any of MEDICAL_ROLES, for one scan of a title before tokenising it. */
 const ANY_MEDICAL_ROLE = /\b(?:resident|residency|fellow|fellowship|physician|doctor)\b/;
 
@@ -63,6 +66,7 @@ const PRACTITIONER_ENDINGS: [string, string[]][] = [
   ["istry", ["ist"]],
   ["ience", ["ientist"]],
   ["graphy", ["grapher"]],
+  ["gery", ["geon"]],
   ["sophy", ["sopher"]],
   ["omy", ["omist", "omer"]],
   ["any", ["anist"]],

@@ -24,7 +24,12 @@ import {
   roleHead,
   twoForms,
 } from "./text.ts";
-import { medicalSpecialty, practitionerForms, RESEARCHER_HEADS } from "./fields.ts";
+import {
+  MEDICAL_TRAINEE,
+  medicalSpecialty,
+  practitionerForms,
+  RESEARCHER_HEADS,
+} from "./fields.ts";
 import {
   parseRole,
   type Role,
@@ -45,7 +50,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "70";
+export const RANKER_VERSION = "71";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1553,9 +1558,10 @@ export class OccupationIndex {
   #readSpecialty(cleaned: CleanedTitle): void {
     const specialty = medicalSpecialty(cleaned.text, cleaned.rest);
     if (specialty === null) return;
-    const reading = indexTerms(`${specialty} physician`);
+    const trainee = MEDICAL_TRAINEE.test(cleaned.text) || MEDICAL_TRAINEE.test(cleaned.rest);
+    const reading = this.#specialtyReading(indexTerms(specialty), trainee);
     const written = indexTerms(cleaned.text);
-    if (reading.join(" ") === written.join(" ") || !this.#isTitle(reading)) return;
+    if (reading === null || reading.join(" ") === written.join(" ")) return;
     if (cleaned.rest === "" && this.#isTitle(written)) return;
     cleaned.text = reading.join(" ");
     cleaned.rest = "";
@@ -1628,26 +1634,55 @@ export class OccupationIndex {
     return null;
   }
 
+  /**
+   * The title a physician's specialty reads as: "<specialty> physician" ("internal medicine
+   * physician"), else, for a resident or fellow, the specialty's practitioner with its other words
+   * or alone ("general surgery": general surgeon, surgeon; "diagnostic radiology": diagnostic
+   * radiologist, radiologist) when that is the title of a health practitioner (29-1); null when the
+   * index has neither. Without the practitioner, "General Surgery Resident" went to the registered
+   * nurses ("Surgery Nurse"). Not for a doctor: a "Doctor of Dental Surgery" is a dentist's degree.
+   */
+  #specialtyReading(words: string[], trainee: boolean): string[] | null {
+    const physician = [...words, "physician"];
+    if (this.#isTitle(physician)) return physician;
+    if (!trainee) return null;
+    const forms = practitionerForms(words[words.length - 1]);
+    for (const form of forms) {
+      for (const reading of [[...words.slice(0, -1), form], [form]]) {
+        const occ = this.#titleOccupation(reading);
+        if (occ >= 0 && this.occupations[occ].onetCode.startsWith("29-1")) return reading;
+      }
+    }
+    return null;
+  }
+
   /** Whether the index has a title whose terms are exactly these, in this order. */
   #isTitle(terms: string[]): boolean {
+    return this.#titleOccupation(terms) >= 0;
+  }
+
+  /** The occupation of a title whose terms are exactly these, in this order, or -1. */
+  #titleOccupation(terms: string[]): number {
     // Every neighbouring pair of a title is a phrase of the index: hash lookups rule most queries
     // out before any title is read.
     for (let i = 0; i + 1 < terms.length; i++) {
-      if (!this.#pairPostings.has(`${terms[i]} ${terms[i + 1]}`)) return false;
+      if (!this.#pairPostings.has(`${terms[i]} ${terms[i + 1]}`)) return -1;
     }
     let rarest = -1;
     let fewest = Infinity;
     for (const term of terms) {
       const id = this.#terms.get(term);
-      if (id === undefined) return false;
+      if (id === undefined) return -1;
       const n = this.#titlePostings.lengthOf(id);
       if (n < fewest) [rarest, fewest] = [id, n];
     }
-    if (rarest < 0) return false;
+    if (rarest < 0) return -1;
     const norm = terms.join(" ");
     const list = this.#titlePostings.at(rarest);
-    for (let i = 0; i < list.length; i++) if (this.#titleNorm.at(list[i]) === norm) return true;
-    return false;
+    for (let i = 0; i < list.length; i++) {
+      if (this.#titleNorm.at(list[i]) === norm) return this.#titleOcc[list[i]];
+    }
+    return -1;
   }
 
   /**

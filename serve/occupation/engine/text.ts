@@ -531,7 +531,7 @@ function cleanParts(
   namesOneOccupation: (word: string) => boolean,
   isRoleWord: (word: string) => boolean,
 ): CleanedTitle {
-  let text = stripBrackets(foldText(raw).replace(/\s+/g, " ").trim());
+  let text = stripBrackets(bracketsBeforeExclusion(foldText(raw).replace(/\s+/g, " ").trim()));
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
   // One scan for any of them first: most titles have none (and a phrase can only appear through an
   // earlier phrase's replacement if that one matched).
@@ -609,6 +609,25 @@ function cleanParts(
     return { text: [...new Set(words)].join(" "), rest: "" };
   }
   return { text: cleaned, rest, ...reading(text, phrased), ...excluded };
+}
+
+/** An exclusion clause and the brackets after it: "exc printing (metal stamping)". */
+const EXCLUSION_THEN_BRACKETS =
+  /\b((?:exc|except|excluding|excl)\b\.?[^([{]*?)\s*([([{][^)\]}]*[)\]}])/;
+
+/**
+ * "Operator, press exc. printing (metal stamping)": brackets after an exclusion clause qualify the
+ * title, not the clause (which runs to the end of its part), so they move before it ("operator,
+ * press (metal stamping) exc. printing"). Read in place, the clause took the qualifier with it: the
+ * title lost its domain and the ranking demoted the occupations the qualifier names.
+ */
+function bracketsBeforeExclusion(text: string): string {
+  for (let i = 0; i < 4; i++) {
+    const moved = text.replace(EXCLUSION_THEN_BRACKETS, "$2 $1");
+    if (moved === text) return text;
+    text = moved;
+  }
+  return text;
 }
 
 /**
