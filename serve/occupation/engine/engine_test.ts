@@ -1679,6 +1679,20 @@ Deno.test("cleanTitle reads 'Head of' a function as its director", () => {
   assert.equal(cleanTitle("Department Head", flat).text, "department head");
 });
 
+Deno.test("cleanTitle reads labor ending a part of the title as the laborer", () => {
+  assert.deepEqual(cleanTitle("General Labor", flat), {
+    text: "general laborer",
+    rest: "",
+    reread: true,
+  });
+  assert.equal(cleanTitle("Labor, Farm", flat).text, "farm laborer");
+  assert.equal(cleanTitle("Skilled Labour", flat).text, "skilled laborer");
+  // Labor as a domain stays: the nurses of labor and delivery, labor relations.
+  assert.equal(cleanTitle("Labor and Delivery Nurse", flat).text, "labor and delivery nurse");
+  assert.equal(cleanTitle("Labor Relations Specialist", flat).text, "labor relations specialist");
+  assert.equal(cleanTitle("Farm Labor Contractor", flat).text, "farm labor contractor");
+});
+
 Deno.test("a technical lead is a software engineer, with the title's computing words only", () => {
   const tech = (o: IndexOccupation, technologies: string[]) => ({ ...o, technologies });
   const rank = titleRanker(

@@ -149,6 +149,10 @@ const READ_PHRASES: [RegExp, string][] = [
   [/^(?:co\s*-?\s*)?founders?$/g, "chief executive"],
   // "Head of Sales", "Head of Engineering": the function's top manager, as "Director of" reads.
   [/(^|[-–—|:(,]\s*)head\s+of\s+(?=\S)/g, "$1director of "],
+  // "General Labor", "Farm Labor", "Labor, Farm": labor as the last word of a part is the laborer
+  // (it matched the labor relations specialists and the farm labor contractors); "Labor and
+  // Delivery Nurse", "Labor Relations" and "Labor/Delivery" keep it.
+  [/\blabou?r(?=\s*(?:$|[-–—|:(,]))/g, "laborer"],
 ];
 
 /**
