@@ -1378,6 +1378,10 @@ Deno.test("an exclusion clause names occupations the title is not", () => {
   assert.equal(qualified.excluded, "printing");
   assert.match(qualified.text, /\bmetal stamping\b/);
   assert.equal(cleanTitle("Sewer (exc machine)", flat).excluded, "machine");
+  assert.equal(
+    cleanTitle("Teacher, music (exc. postsecondary) (private school)", flat).excluded,
+    "postsecondary",
+  );
   const rank = titleRanker(
     [
       occupation("47-2141.00", "Painters, Construction and Maintenance", "Paint walls."),

@@ -615,9 +615,12 @@ function cleanParts(
   return { text: cleaned, rest, ...reading(text, phrased), ...excluded };
 }
 
-/** An exclusion clause and the brackets after it: "exc printing (metal stamping)". */
+/**
+ * An exclusion clause and the brackets after it: "exc printing (metal stamping)", or a clause in
+ * brackets of its own and brackets after those ("(exc. postsecondary) (private school)").
+ */
 const EXCLUSION_THEN_BRACKETS =
-  /\b((?:exc|except|excluding|excl)\b\.?[^([{]*?)\s*([([{][^)\]}]*[)\]}])/;
+  /(\b(?:exc|except|excluding|excl)\b\.?[^()[\]{}]*?|\((?:exc|except|excluding|excl)\b[^()]*\))\s*([([{][^)\]}]*[)\]}])/;
 
 /**
  * "Operator, press exc. printing (metal stamping)": brackets after an exclusion clause qualify the
