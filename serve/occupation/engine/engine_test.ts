@@ -789,7 +789,8 @@ Deno.test("a coded title wins in catalog word order; employer wording alone is s
   // A title cleaning would empty is matched as written; ids alone still give nothing.
   assert.equal(cleanTitle("Team Member", flat).text, "team member");
   assert.equal(top(index, "Team Member"), "35-3023.00");
-  assert.equal(cleanTitle("Team Member - Car Wash", flat).text, "car wash");
+  // A team member of a domain is a worker of it (ranker 73).
+  assert.equal(cleanTitle("Team Member - Car Wash", flat).text, "car wash worker");
 });
 
 Deno.test("a title several occupations share goes to the larger one", () => {
@@ -1681,6 +1682,17 @@ Deno.test("cleanTitle reads 'Head of' a function as its director", () => {
   // A head cook, a department head: as written.
   assert.equal(cleanTitle("Head Cook", flat).text, "head cook");
   assert.equal(cleanTitle("Department Head", flat).text, "department head");
+});
+
+Deno.test("a team member of a domain with no role word is a worker of it", () => {
+  const roles = new Set(["cashier", "worker", "designer"]);
+  const clean = (raw: string) => cleanTitle(raw, flat, () => false, (w) => roles.has(w)).text;
+  assert.equal(clean("Kitchen Team Member"), "kitchen worker");
+  assert.equal(clean("Seasonal Team Member - Kitchen"), "kitchen worker");
+  // A role word stays the role; "Team Member" alone is matched as written.
+  assert.equal(clean("Team Member - Cashier"), "cashier");
+  assert.equal(clean("Team Member"), "team member");
+  assert.equal(clean("Kitchen Designer"), "kitchen designer");
 });
 
 Deno.test("cleanTitle reads labor ending a part of the title as the laborer", () => {

@@ -222,6 +222,7 @@ const NOISE_WORDS = new Set([
 
 /** Employer wording that says nothing about the occupation when the title has more. */
 const EMPLOYER_PHRASES: RegExp[] = [/\bteam\s+member\b/g];
+const TEAM_MEMBER = /\bteam\s+member\b/;
 
 /** Multi-word noise, matched on folded text before tokenising. */
 const NOISE_PHRASES: RegExp[] = [
@@ -537,6 +538,7 @@ function cleanParts(
 ): CleanedTitle {
   let text = stripBrackets(bracketsBeforeExclusion(foldText(raw).replace(/\s+/g, " ").trim()));
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
+  const teamMember = TEAM_MEMBER.test(text);
   // One scan for any of them first: most titles have none (and a phrase can only appear through an
   // earlier phrase's replacement if that one matched).
   if (ANY_DROPPED.test(text)) {
@@ -612,6 +614,11 @@ function cleanParts(
     const words = tokenize(plain).filter((t) => !/\d/.test(t));
     return { text: [...new Set(words)].join(" "), rest: "" };
   }
+  // A team member of a domain the title names no role of ("Kitchen Team Member", "Landscape Team
+  // Member") works in it: read alone, the domain word matched the professions it modifies
+  // (O*NET's "Kitchen Designer", "Landscape Architect").
+  const last = cleaned.slice(cleaned.lastIndexOf(" ") + 1);
+  if (teamMember && !isRoleWord(last)) cleaned = `${cleaned} worker`;
   return { text: cleaned, rest, ...reading(text, phrased), ...excluded };
 }
 
