@@ -220,9 +220,10 @@ const NOISE_WORDS = new Set([
   "us",
 ]);
 
-/** Employer wording that says nothing about the occupation when the title has more. */
-const EMPLOYER_PHRASES: RegExp[] = [/\bteam\s+member\b/g];
+/** An employer's "team member": dropped (EMPLOYER_PHRASES), its domain's worker (cleanParts). */
 const TEAM_MEMBER = /\bteam\s+member\b/;
+/** Employer wording that says nothing about the occupation when the title has more. */
+const EMPLOYER_PHRASES: RegExp[] = [new RegExp(TEAM_MEMBER.source, "g")];
 
 /** Multi-word noise, matched on folded text before tokenising. */
 const NOISE_PHRASES: RegExp[] = [
