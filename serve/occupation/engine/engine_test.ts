@@ -618,6 +618,75 @@ Deno.test("an old '-man' title the index lacks is the worker of its first word",
   assert.equal(ranked("Pitman").cleanedTitle, "pitman", "no such phrase: as written");
 });
 
+Deno.test("gendered forms the index lacks are read as the forms it has", () => {
+  const ranked = titleRanker(
+    [
+      occupation("37-2011.00", "Janitors and Cleaners", "Clean."),
+      occupation("39-3031.00", "Ushers, Lobby Attendants, and Ticket Takers", "Seat."),
+      occupation("35-9011.00", "Dining Room and Cafeteria Attendants", "Clear."),
+      occupation("53-7065.00", "Stockers and Order Fillers", "Stock."),
+      occupation("41-2031.00", "Retail Salespersons", "Sell."),
+      occupation("45-2093.00", "Farmworkers, Farm, Ranch, and Aquacultural Animals", "Tend."),
+      occupation("11-9131.00", "Postmasters and Mail Superintendents", "Direct."),
+    ],
+    [
+      indexTitle("37-2011.00", "alternate", "Janitor"),
+      indexTitle("39-3031.00", "alternate", "Usher"),
+      indexTitle("35-9011.00", "alternate", "Busboy"),
+      indexTitle("35-9011.00", "alternate", "Bus Boy"),
+      indexTitle("53-7065.00", "alternate", "Stock Worker"),
+      indexTitle("41-2031.00", "alternate", "Shop Girl"),
+      indexTitle("45-2093.00", "alternate", "Cow Hand"),
+      indexTitle("11-9131.00", "alternate", "Postmaster"),
+    ],
+  );
+  const cleaned = (title: string) => ranked(title).cleanedTitle;
+  assert.equal(cleaned("Janitress"), "janitor");
+  assert.equal(ranked("Janitress").results[0]?.onetCode, "37-2011.00");
+  assert.equal(cleaned("Usherette"), "usher");
+  assert.equal(cleaned("Postmistress"), "postmaster");
+  assert.equal(cleaned("Busgirl"), "busboy");
+  assert.equal(cleaned("Bus Girl"), "bus boy");
+  assert.equal(cleaned("Stock Girl"), "stock worker");
+  assert.equal(cleaned("Stockboy"), "stock worker");
+  assert.equal(ranked("Stock Girl").results[0]?.onetCode, "53-7065.00");
+  assert.equal(cleaned("Shopgirl"), "shop girl", "O*NET's own phrase");
+  assert.equal(cleaned("Shop Girl"), "shop girl");
+  assert.equal(cleaned("Cowhand"), "cow hand");
+  assert.equal(cleaned("Princess"), "princess", "no role word under the ending: as written");
+  assert.equal(cleaned("Paper Girl"), "paper girl", "no such phrase: as written");
+});
+
+Deno.test("'head' before a worker's title is its supervisor, where the worker has one", () => {
+  const ranked = titleRanker(
+    [
+      occupation("37-2012.00", "Maids and Housekeeping Cleaners", "Clean rooms."),
+      occupation("37-1011.00", "First-Line Supervisors of Housekeeping Workers", "Supervise."),
+      occupation("35-1011.00", "Chefs and Head Cooks", "Direct cooking."),
+      occupation("35-1012.00", "First-Line Supervisors of Food Serving Workers", "Supervise."),
+      occupation("35-2014.00", "Cooks, Restaurant", "Cook."),
+      occupation("35-3031.00", "Waiters and Waitresses", "Serve."),
+      occupation("29-1141.00", "Registered Nurses", "Nurse."),
+    ],
+    [
+      indexTitle("37-2012.00", "alternate", "Housekeeper"),
+      indexTitle("35-1011.00", "alternate", "Head Cook"),
+      indexTitle("35-2014.00", "alternate", "Cook"),
+      indexTitle("35-3031.00", "alternate", "Waiter"),
+      indexTitle("29-1141.00", "alternate", "Nurse"),
+    ],
+  );
+  const cleaned = (title: string) => ranked(title).cleanedTitle;
+  assert.equal(cleaned("Head Housekeeper"), "housekeeper supervisor");
+  assert.equal(ranked("Head Housekeeper").results[0]?.onetCode, "37-1011.00");
+  assert.equal(cleaned("Housekeeper, head"), "housekeeper supervisor");
+  assert.equal(cleaned("Headwaiter"), "waiter supervisor");
+  assert.equal(ranked("Headwaiter").results[0]?.onetCode, "35-1012.00");
+  assert.equal(cleaned("Head Cook"), "head cook", "a title phrase of the index");
+  assert.equal(cleaned("Cook, head"), "head cook");
+  assert.equal(cleaned("Head Nurse"), "head nurse", "no supervisor occupation for nurses");
+});
+
 Deno.test("sharedTitleShare: the top result's share of a shared title's employment", () => {
   const index = new OccupationIndex({
     occupations: [

@@ -50,7 +50,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "73";
+export const RANKER_VERSION = "74";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -501,6 +501,8 @@ const HEAD_TITLES_HALF = 1;
 const JOIN_APART_MAX = 3;
 /** What an old "-man" title's worker is read as (#manAsRole), in order of preference. */
 const MAN_ROLES = ["operator", "worker", "tender", "attendant"];
+/** Words #genderedForms may read: a gendered ending, or a boy or girl. */
+const GENDERED_ENDING = /(?:ess|ette|girl|boy|hand)\b/;
 /** The words of a "crew member" head (rest_cover): the crew is not the domain. */
 const MEMBER_OF = new Set(["crew", "team", "staff"]);
 
@@ -1510,9 +1512,101 @@ export class OccupationIndex {
     words = this.#withoutRank(words);
     words = this.#expandContractions(words, raw);
     words = this.#joinCompounds(words);
+    words = this.#genderedForms(words);
     words = this.#splitCompounds(words);
     words = this.#manAsRole(words);
+    words = this.#headAsSupervisor(words);
     return this.#functionalVp(words);
+  }
+
+  /**
+   * Gendered forms the index does not have, read as the form it has. A word ending "-ess" or
+   * "-ette" is its role word ("Janitress" the janitor, "Usherette" the usher, "Manageress" the
+   * manager: the stem, or a "-tress" stem with "-tor" or "-ter", that is a title or ends
+   * ROLE_WORD_TITLES titles), a
+   * "-mistress" its "-master" ("Postmistress"). A girl is O*NET's boy when the index has that
+   * ("Busgirl", "Bus Girl": the busboy); a boy or girl the index has no title of is the worker
+   * of the word before it when the index has that phrase ("Stock Girl" the stock worker, "Yard
+   * Boy" the yard worker; of worker, helper, attendant and clerk in any order, or #manAsRole's
+   * words, "worker" alone was best on the blind rounds' 28 such titles). An unknown compound of
+   * a known word and "hand", or of a title phrase ("Shopgirl": O*NET's "Shop Girl"), is its two
+   * words ("Cowhand": a cow hand). Read as written, each was an unknown word: no answer, or a stand-in that shared
+   * its letters ("Janitress"), or the busboy through "boy" ("Yard Boy", "Errand Boy").
+   */
+  #genderedForms(text: string): string {
+    if (!GENDERED_ENDING.test(text)) return text;
+    const words = text.split(" ");
+    let changed = false;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i];
+      let read: string[] | null = null;
+      if ((word === "girl" || word === "boy") && i > 0) {
+        const stem = words[i - 1];
+        if (!this.#isPhrase(stem, word)) {
+          if (word === "girl" && this.#isPhrase(stem, "boy")) read = [stem, "boy"];
+          else if (this.#isPhrase(stem, "worker")) read = [stem, "worker"];
+          if (read) words.splice(i - 1, 2, ...read);
+          changed ||= read !== null;
+          continue;
+        }
+      }
+      const found = /^([a-z]{3,}?)(mistress|ess|ette|girl|boy|hand)$/.exec(word);
+      if (!found || this.#known(word)) continue;
+      const [, stem, ending] = found;
+      if (ending === "ess" || ending === "ette") {
+        // "-tress" drops the vowel of "-tor" and "-ter": janitr-ess, waitr-ess.
+        const bare = stem.endsWith("r") ? stem.slice(0, -1) : null;
+        const bases = bare === null ? [stem] : [`${bare}or`, `${bare}er`, stem];
+        const base = bases.find((w) => this.#isRoleWord(w) || this.#isTitle(indexTerms(w)));
+        if (base !== undefined) read = [base];
+      } else if (ending === "mistress") {
+        if (this.#known(`${stem}master`)) read = [`${stem}master`];
+      } else if (this.#known(stem)) {
+        if (ending === "hand" || this.#isPhrase(stem, ending)) read = [stem, ending];
+        else if (ending === "girl" && this.#known(`${stem}boy`)) read = [`${stem}boy`];
+        else if (this.#isPhrase(stem, "worker")) read = [stem, "worker"];
+      }
+      if (read === null) continue;
+      words.splice(i, 1, ...read);
+      changed = true;
+    }
+    return changed ? words.join(" ") : text;
+  }
+
+  /**
+   * "Head" before a worker's title is its supervisor ("Head Housekeeper", "Headwaiter",
+   * "Gardener, head": O*NET's own "Head Usher" and "Head Butler" are titles of the supervisors of
+   * personal service workers), read as "<title> supervisor" when the title, or its last word, is
+   * the title of an occupation that has a supervisor occupation. A title phrase of the index
+   * stays ("Head Cook", "Head Sawyer", "Head Start"), and so does the head of a worker whose
+   * group has no supervisor ("Head Nurse", "Head Teacher", "Head Coach"). Read as written, "head"
+   * was one more word, and the worker's occupation took the title.
+   */
+  #headAsSupervisor(text: string): string {
+    if (!text.includes("head")) return text;
+    const words = text.split(" ");
+    let rest: string[];
+    if (words[0] === "head") {
+      rest = words.slice(1);
+      // "Head Cook", and "Cook, head (school cafeteria)" read as "head school cafeteria cook".
+      if (
+        rest.length === 0 || this.#isPhrase("head", rest[0]) || this.#isPhrase("head", rest.at(-1))
+      ) {
+        return text;
+      }
+    } else {
+      // One word the index does not know: "Headwaiter", "Supper Club Headwaiter".
+      const at = words.findIndex((w) =>
+        w.length > 6 && w.startsWith("head") && !this.#known(w) && this.#known(w.slice(4))
+      );
+      if (at < 0) return text;
+      rest = words.with(at, words[at].slice(4));
+    }
+    const terms = indexTerms(rest.join(" "));
+    let occ = this.#titleOccupation(terms);
+    if (occ < 0 && terms.length > 1) occ = this.#titleOccupation(terms.slice(-1));
+    if (occ < 0 || this.#supervisorOf[occ] < 0 || this.#roleClass[occ] !== 0) return text;
+    return `${rest.join(" ")} supervisor`;
   }
 
   /**
