@@ -8,8 +8,10 @@
  *   of ...", "Aircraft Cargo Handling Supervisors"), in major groups 33-53.
  * - Helpers: primary titles beginning "Helpers" ("Helpers--Roofers", "Helpers, Construction
  *   Trades, All Other").
- * - A worker's supervisor (or helper) is the one of its major group whose title words its own
- *   titles share most (idf-weighted); when none shares a word, a helper is the major group's
+ * - A worker's supervisor (or helper) is the one of its major group whose titles' domain words
+ *   (all its titles' words but the hierarchy's) the worker's titles share most (idf-weighted:
+ *   "Forklift Supervisor" takes the industrial truck operators to the supervisors of
+ *   material-moving machine and vehicle operators); when none shares a word, a helper is the major group's
  *   catch-all helper and a supervisor the one its minor group's occupations vote for (else the
  *   catch-all); when there is a single one in the major group, that one.
  */
@@ -61,6 +63,23 @@ const ROLE_TITLE_WORDS = new Set([
   "except",
   "operator",
 ]);
+
+/** Index terms of words that name a place in a hierarchy, not a domain. */
+const HIERARCHY_TERMS = new Set(
+  [
+    ...Object.keys(ROLE_WORDS),
+    "boss",
+    "chief",
+    "head",
+    "crew",
+    "superintendent",
+    "coordinator",
+    "first",
+    "line",
+    "of",
+    "and",
+  ].flatMap((w) => indexTerms(w)),
+);
 
 interface OccupationLike {
   onetCode: string;
@@ -120,14 +139,16 @@ export function* roleMapsInSlices(
   for (const set of wordsOf.values()) for (const w of set) df.set(w, (df.get(w) ?? 0) + 1);
   const n = occupations.length;
   const idf = (w: string) => Math.log((n + 1) / ((df.get(w) ?? 0) + 0.5));
-  const domainWords = (title: string) =>
-    indexTerms(title.replace(/^first-line supervisors of\b/i, "").replace(/^helpers\b/i, ""))
-      .filter((w) => !ROLE_TITLE_WORDS.has(w));
+  // A supervisor's (helper's) domain: the words of all its titles but the role's ("Forklift
+  // Supervisor", "Bus Driver Supervisor" and "Crane Crew Supervisor" are titles of the
+  // supervisors of material-moving machine and vehicle operators).
+  const domainWords = (code: string) =>
+    [...wordsOf.get(code)!].filter((w) => !ROLE_TITLE_WORDS.has(w) && !HIERARCHY_TERMS.has(w));
   const assign = (kind: RoleClass): Map<string, string> => {
     const heads = occupations.filter((o) => classOf.get(o.onetCode) === kind)
       .map((o) => ({
         code: o.onetCode,
-        words: domainWords(o.title),
+        words: domainWords(o.onetCode),
         catchAll: /all other/i.test(o.title),
       }));
     const out = new Map<string, string>();

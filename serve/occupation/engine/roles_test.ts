@@ -61,6 +61,34 @@ Deno.test("roleMaps assigns each worker its supervisor and helper from the SOC s
   assert.equal(maps.supervisorOf.get("11-9051.00"), undefined);
 });
 
+Deno.test("a supervisor's domain is in all its titles, not its primary title alone", () => {
+  const occupations = [
+    {
+      onetCode: "53-1043.00",
+      title: "First-Line Supervisors of Material-Moving Machine and Vehicle Operators",
+    },
+    {
+      onetCode: "53-1049.00",
+      title: "First-Line Supervisors of Transportation Workers, All Other",
+    },
+    { onetCode: "53-1044.00", title: "First-Line Supervisors of Passenger Attendants" },
+    { onetCode: "53-7051.00", title: "Industrial Truck and Tractor Operators" },
+    { onetCode: "53-2031.00", title: "Flight Attendants" },
+  ];
+  const titles = [
+    { onetCode: "53-1043.00", title: "Forklift Supervisor" },
+    { onetCode: "53-1049.00", title: "Transportation Coordinator" },
+    { onetCode: "53-1044.00", title: "Flight Attendant Supervisor" },
+    { onetCode: "53-7051.00", title: "Forklift Operator" },
+    { onetCode: "53-7051.00", title: "Tractor Driver" },
+  ];
+  const maps = roleMaps(occupations, titles);
+  // Their primary titles share no word with the workers' titles; "supervisor" and
+  // "coordinator" are no domain's words.
+  assert.equal(maps.supervisorOf.get("53-7051.00"), "53-1043.00");
+  assert.equal(maps.supervisorOf.get("53-2031.00"), "53-1044.00");
+});
+
 Deno.test("parseRole finds the hierarchy word anywhere and restores catalog order", () => {
   assert.deepEqual(parseRole("supervisor bakery"), {
     role: "supervisor",

@@ -719,6 +719,7 @@ const GENDERED: Record<string, string> = {
   salesmen: "salesperson",
   foreman: "supervisor",
   forewoman: "supervisor",
+  foreperson: "supervisor",
   chairman: "chair",
   chairwoman: "chair",
   cameraman: "camera operator",
