@@ -813,6 +813,21 @@ Deno.test("a bare role word takes its qualifier as its domain unless it names on
   assert.equal(ranked("Neurology Physician - Austin").cleanedTitle, "neurology physician");
 });
 
+Deno.test("a supervisor's or lead's short title takes its qualifier as its domain", () => {
+  // Qualifiers score a little; parts with a role word score as roles do.
+  const score = (segment: string) =>
+    /supervisor|leader|manager|helper/.test(segment) ? 100 : segment === "crops" ? 5 : 0;
+  const clean = (title: string) => cleanTitle(title, score).text;
+  assert.equal(clean("Field Supervisor - Crops"), "crops field supervisor");
+  assert.equal(clean("Crew Leader - Crops"), "crops crew leader");
+  // A manager's or helper's qualifier is as often a place or a client: it stays a qualifier.
+  assert.equal(clean("Project Manager - Crops"), "project manager");
+  assert.equal(clean("Carpenter Helper - Crops"), "carpenter helper");
+  // A longer title names its domain itself; a qualifier that scores nothing is not a domain.
+  assert.equal(clean("Night Field Supervisor - Crops"), "night field supervisor");
+  assert.equal(clean("Field Supervisor - Austin"), "field supervisor");
+});
+
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {
   const carWash = (kind: IndexTitle["kind"], title: string, source?: string) =>
     indexTitle("53-7061.00", kind, title, source);

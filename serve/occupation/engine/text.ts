@@ -589,10 +589,13 @@ function cleanParts(
   // Capital") is the qualifier's role, as a coding index writes "Physician, neurology": the
   // qualifier names the domain the word alone cannot. Of several parts ("Registered Nurse - RN -
   // Supervisor"), the one that scores best. A word that is one occupation's title on its own
-  // ("Custodian - Summer Camp") keeps the qualifier as its setting.
+  // ("Custodian - Summer Camp") keeps the qualifier as its setting. So is a supervisor's or lead's
+  // title of two words at most (hierarchyOnly: "Field Supervisor - Crops" went to the
+  // construction supervisors through O*NET's "Field Supervisor", "Crew Leader - Harvest" to the
+  // food service supervisors).
   if (
-    segments.length >= 2 && cleaned !== "" && !cleaned.includes(" ") &&
-    !namesOneOccupation(cleaned)
+    segments.length >= 2 && cleaned !== "" &&
+    ((!cleaned.includes(" ") && !namesOneOccupation(cleaned)) || hierarchyOnly(cleaned))
   ) {
     let other = "";
     let otherScore = 0;
@@ -621,6 +624,20 @@ function cleanParts(
   const last = cleaned.slice(cleaned.lastIndexOf(" ") + 1);
   if (teamMember && !isRoleWord(last)) cleaned = `${cleaned} worker`;
   return { text: cleaned, rest, ...reading(text, phrased), ...excluded };
+}
+
+/**
+ * A supervisor's or lead's word with at most one word before it ("Field Supervisor", "Crew
+ * Leader", "Shift Supervisor"): a first-line role that needs a domain, as a bare role word does.
+ * Not a manager ("Recreation Manager - Babcock Ranch", "Project Manager - Healthcare": the
+ * qualifier is as often a place or a client) nor a helper ("Carpenter Helper - Framing").
+ */
+function hierarchyOnly(cleaned: string): boolean {
+  const words = cleaned.split(" ");
+  const role = Object.hasOwn(ROLE_WORDS, words[words.length - 1])
+    ? ROLE_WORDS[words[words.length - 1]]
+    : null;
+  return words.length <= 2 && (role === "supervisor" || role === "lead");
 }
 
 /**
