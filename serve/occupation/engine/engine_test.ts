@@ -687,6 +687,40 @@ Deno.test("'head' before a worker's title is its supervisor, where the worker ha
   assert.equal(cleaned("Head Nurse"), "head nurse", "no supervisor occupation for nurses");
 });
 
+Deno.test("a worker named by what they do is its doer when the index has that role word", () => {
+  const sorters = [
+    "Cherry",
+    "Fruit",
+    "Egg",
+    "Nut",
+    "Bean",
+    "Leaf",
+    "Clam",
+    "Potato",
+    "Apple",
+    "Olive",
+  ]
+    .map((kind) => indexTitle("45-2041.00", "alternate", `${kind} Sorter`));
+  const ranked = titleRanker(
+    [
+      occupation("45-2041.00", "Graders and Sorters, Agricultural Products", "Grade produce."),
+      occupation("51-9199.00", "Production Workers, All Other", "Work on a line."),
+      occupation("51-4191.00", "Heat Treating Equipment Operators", "Coat parts."),
+    ],
+    [
+      ...sorters,
+      indexTitle("51-9199.00", "alternate", "Production Line Worker"),
+      indexTitle("51-9199.00", "alternate", "Line Worker"),
+      indexTitle("51-4191.00", "alternate", "Coating Line Worker"),
+    ],
+  );
+  assert.equal(ranked("Cherry Sorting Line Worker").cleanedTitle, "cherry sorter");
+  assert.equal(ranked("Cherry Sorting Line Worker").results[0]?.onetCode, "45-2041.00");
+  assert.equal(ranked("Sorting Worker").cleanedTitle, "sorter");
+  assert.equal(ranked("Coating Line Worker").cleanedTitle, "coating line worker", "a phrase");
+  assert.equal(ranked("Packing Line Worker").cleanedTitle, "packing line worker", "no packers");
+});
+
 Deno.test("sharedTitleShare: the top result's share of a shared title's employment", () => {
   const index = new OccupationIndex({
     occupations: [

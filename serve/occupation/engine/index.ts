@@ -50,7 +50,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "76";
+export const RANKER_VERSION = "77";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -501,6 +501,8 @@ const HEAD_TITLES_HALF = 1;
 const JOIN_APART_MAX = 3;
 /** What an old "-man" title's worker is read as (#manAsRole), in order of preference. */
 const MAN_ROLES = ["operator", "worker", "tender", "attendant"];
+/** Places between a gerund and "worker" (#gerundWorker: "Sorting Line Worker"). */
+const GERUND_PLACES = new Set(["line", "table", "room", "floor", "house", "shed"]);
 /** Words #genderedForms may read: a gendered ending, or a boy or girl. */
 const GENDERED_ENDING = /(?:ess|ette|girl|boy|hand)\b/;
 /** The words of a "crew member" head (rest_cover): the crew is not the domain. */
@@ -1516,6 +1518,7 @@ export class OccupationIndex {
     words = this.#splitCompounds(words);
     words = this.#manAsRole(words);
     words = this.#headAsSupervisor(words);
+    words = this.#gerundWorker(words);
     return this.#functionalVp(words);
   }
 
@@ -1607,6 +1610,29 @@ export class OccupationIndex {
     if (occ < 0 && terms.length > 1) occ = this.#titleOccupation(terms.slice(-1));
     if (occ < 0 || this.#supervisorOf[occ] < 0 || this.#roleClass[occ] !== 0) return text;
     return `${rest.join(" ")} supervisor`;
+  }
+
+  /**
+   * A worker named by what they do ("Cherry Sorting Line Worker", "Pepper Grading Table Worker",
+   * "Packing Worker") is its doer: "<verb>ing" with "worker" after it, a line, table, room,
+   * floor, house or shed between them or not, reads as "<verb>er" ("sorter", "grader", "packer")
+   * when that word ends ROLE_WORD_TITLES titles of the index. Read as written, "line worker" and
+   * "worker" took the title to the production workers. A phrase the index has stays ("Coating
+   * Line Worker", "Picking Table Worker").
+   */
+  #gerundWorker(text: string): string {
+    if (!text.includes("ing ")) return text;
+    const words = text.split(" ");
+    const at = words.findIndex((w) => w === "worker" || w === "workers");
+    if (at < 1) return text;
+    const between = GERUND_PLACES.has(words[at - 1]) ? 1 : 0;
+    const from = at - 1 - between;
+    const gerund = words[from];
+    if (gerund === undefined || gerund.length < 6 || !gerund.endsWith("ing")) return text;
+    if (this.#isPhrase(gerund, words[from + 1])) return text;
+    const doer = `${gerund.slice(0, -3)}er`;
+    if (!this.#isRoleWord(doer)) return text;
+    return [...words.slice(0, from), doer, ...words.slice(at + 1)].join(" ");
   }
 
   /**
