@@ -1811,6 +1811,14 @@ Deno.test("a team member of a domain with no role word is a worker of it", () =>
   assert.equal(clean("Team Member - Cashier"), "cashier");
   assert.equal(clean("Team Member"), "team member");
   assert.equal(clean("Kitchen Designer"), "kitchen designer");
+  // Also when a one-word part takes the other part as its domain (ranker 78).
+  const scored = (
+    segment: string,
+  ) => (segment === "hotel" ? 3 : segment === "housekeeping" ? 5 : 0);
+  assert.equal(
+    cleanTitle("Housekeeping Team Member - Hotel", scored, () => false, (w) => roles.has(w)).text,
+    "hotel housekeeping worker",
+  );
 });
 
 Deno.test("cleanTitle reads labor ending a part of the title as the laborer", () => {

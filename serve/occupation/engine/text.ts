@@ -606,7 +606,8 @@ function cleanParts(
     }
     if (other !== "" && (segments.length === 2 || otherScore >= ROLE_PART_SCORE)) {
       const rest = segments.filter((s) => s !== cleaned && s !== other).join(" ");
-      return { text: `${other} ${cleaned}`, rest, ...reading(text, phrased), ...excluded };
+      const read = teamMemberOf(`${other} ${cleaned}`, teamMember, isRoleWord);
+      return { text: read, rest, ...reading(text, phrased), ...excluded };
     }
   }
   const rest = segments.filter((s) => s !== cleaned).join(" ");
@@ -618,12 +619,26 @@ function cleanParts(
     const words = tokenize(plain).filter((t) => !/\d/.test(t));
     return { text: [...new Set(words)].join(" "), rest: "" };
   }
-  // A team member of a domain the title names no role of ("Kitchen Team Member", "Landscape Team
-  // Member") works in it: read alone, the domain word matched the professions it modifies
-  // (O*NET's "Kitchen Designer", "Landscape Architect").
+  return {
+    text: teamMemberOf(cleaned, teamMember, isRoleWord),
+    rest,
+    ...reading(text, phrased),
+    ...excluded,
+  };
+}
+
+/**
+ * A team member of a domain the title names no role of ("Kitchen Team Member", "Landscape Team
+ * Member", "Housekeeping Team Member - Hotel") works in it: read alone, the domain word matched the
+ * professions it modifies (O*NET's "Kitchen Designer", "Landscape Architect").
+ */
+function teamMemberOf(
+  cleaned: string,
+  teamMember: boolean,
+  isRoleWord: (word: string) => boolean,
+): string {
   const last = cleaned.slice(cleaned.lastIndexOf(" ") + 1);
-  if (teamMember && !isRoleWord(last)) cleaned = `${cleaned} worker`;
-  return { text: cleaned, rest, ...reading(text, phrased), ...excluded };
+  return teamMember && !isRoleWord(last) ? `${cleaned} worker` : cleaned;
 }
 
 /**
