@@ -1821,6 +1821,11 @@ Deno.test("a team member of a domain with no role word is a worker of it", () =>
   );
 });
 
+Deno.test("cleanTitle folds a serviceman, like a repairman, to the repairer", () => {
+  assert.equal(cleanTitle("Serviceman, furnace", flat).text, "furnace repairer");
+  assert.equal(cleanTitle("Repairman, switchgear", flat).text, "switchgear repairer");
+});
+
 Deno.test("cleanTitle reads labor ending a part of the title as the laborer", () => {
   assert.deepEqual(cleanTitle("General Labor", flat), {
     text: "general laborer",

@@ -50,7 +50,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "78";
+export const RANKER_VERSION = "79";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -469,7 +469,7 @@ const PROTOTYPE_ROWS = 2;
  * minOccupations) occupations with it in a technology example are computer and mathematical ones
  * (15-): Kafka 20 of 27, Terraform 7 of 8, Azure 25 of 48 in O*NET 29.3; Kronos 0 of 13.
  */
-const SOFTWARE_READING = { reading: "software", minOccupations: 3, minShare: 0.5 } as const;
+const SOFTWARE_READING = { reading: "software", minOccupations: 2, minShare: 0.5 } as const;
 /** The shortest known word an unknown one may start with for its suffix to stand in for it. */
 const MIN_PREFIX = 3;
 /**

@@ -756,6 +756,7 @@ const GENDERED: Record<string, string> = {
   chairwoman: "chair",
   cameraman: "camera operator",
   repairman: "repairer",
+  serviceman: "repairer",
   handyman: "maintenance worker",
   fireman: "firefighter",
   policeman: "police officer",
