@@ -765,6 +765,9 @@ const BLIND = [
   "catalog_3",
   "seasonal_3",
   "visa_3",
+  "catalog_4",
+  "seasonal_4",
+  "visa_4",
 ].map((name) => ({
   name,
   url: new URL(`../fixtures/occupation-dev/blind_${name}_titles.csv`, import.meta.url),
@@ -779,8 +782,9 @@ const BLIND = [
  * is fitted on them; they estimate how the engine does on titles nobody tuned it for. Full index,
  * top-1 / top-5 at SOC 6-digit, ECE at SOC 6-digit. The sets named `_2` are a second round,
  * written later the same way when the first had been read, and read in turn (ranker 71); `_3` is a
- * third round, written when the second was read: report its figures, do not read its misses, and
- * write a fourth round when they have been.
+ * third round, written when the second was read, and read for rankers 74-79; `_4` is a fourth,
+ * written while the third was read: report its figures, do not read its misses, and write a fifth
+ * round when they have been.
  */
 async function blindFixtures(
   source: IndexSource,

@@ -860,6 +860,8 @@ Deno.test("a supervisor's or lead's short title takes its qualifier as its domai
   // A longer title names its domain itself; a qualifier that scores nothing is not a domain.
   assert.equal(clean("Night Field Supervisor - Crops"), "night field supervisor");
   assert.equal(clean("Field Supervisor - Austin"), "field supervisor");
+  // The index reads a technical lead itself (ranker 80).
+  assert.equal(clean("Technical Leader - Crops"), "technical leader");
 });
 
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {

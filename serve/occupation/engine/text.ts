@@ -652,8 +652,14 @@ function hierarchyOnly(cleaned: string): boolean {
   const role = Object.hasOwn(ROLE_WORDS, words[words.length - 1])
     ? ROLE_WORDS[words[words.length - 1]]
     : null;
+  // A technical lead is read by the index as a software engineer, with the title's computing
+  // words (OccupationIndex#techLead): "Tech Lead - Payments" is no payments technician's lead.
+  if (words.length === 2 && TECH_LEAD_WORDS.has(words[0])) return false;
   return words.length <= 2 && (role === "supervisor" || role === "lead");
 }
+
+/** First words of a technical lead's title ("Tech Lead", "Technical Lead", "Technology Lead"). */
+const TECH_LEAD_WORDS = new Set(["tech", "technician", "technical", "technology"]);
 
 /**
  * An exclusion clause and the brackets after it: "exc printing (metal stamping)", or a clause in
