@@ -11,9 +11,9 @@
  * - A worker's supervisor (or helper) is the one of its major group whose titles' domain words
  *   (all its titles' words but the hierarchy's) the worker's titles share most (idf-weighted:
  *   "Forklift Supervisor" takes the industrial truck operators to the supervisors of
- *   material-moving machine and vehicle operators); when none shares a word, a helper is the major group's
- *   catch-all helper and a supervisor the one its minor group's occupations vote for (else the
- *   catch-all); when there is a single one in the major group, that one.
+ *   material-moving machine and vehicle operators); when none shares a word, a helper is the
+ *   major group's catch-all helper and a supervisor the one its minor group's occupations vote
+ *   for (else the catch-all); when there is a single one in the major group, that one.
  */
 import { indexTerms } from "../../text/normalize.ts";
 
