@@ -721,6 +721,34 @@ Deno.test("a worker named by what they do is its doer when the index has that ro
   assert.equal(ranked("Packing Line Worker").cleanedTitle, "packing line worker", "no packers");
 });
 
+Deno.test("a gerund's doer that makes a title with the word before it wins over a phrase", () => {
+  const processors = [
+    "Fish",
+    "Crab",
+    "Clam",
+    "Squid",
+    "Shrimp",
+    "Eel",
+    "Roe",
+    "Cod",
+    "Tuna",
+    "Kelp",
+  ]
+    .map((kind) => indexTitle("51-3022.00", "alternate", `${kind} Processor`));
+  const ranked = titleRanker(
+    [
+      occupation("51-3022.00", "Meat, Poultry, and Fish Cutters and Trimmers", "Cut fish."),
+      occupation("51-9199.00", "Production Workers, All Other", "Work on a line."),
+    ],
+    [...processors, indexTitle("51-9199.00", "alternate", "Processing Worker")],
+  );
+  // "processing worker" is a phrase of the index, but "fish processor" is a title (ranker 81).
+  assert.equal(ranked("Fish Processing Worker").cleanedTitle, "fish processor");
+  assert.equal(ranked("Fish Processing Worker").results[0]?.onetCode, "51-3022.00");
+  assert.equal(ranked("Meat Processing Worker").cleanedTitle, "meat processing worker");
+  assert.equal(ranked("Processing Worker").cleanedTitle, "processing worker");
+});
+
 Deno.test("sharedTitleShare: the top result's share of a shared title's employment", () => {
   const index = new OccupationIndex({
     occupations: [

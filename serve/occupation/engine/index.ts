@@ -50,7 +50,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "80";
+export const RANKER_VERSION = "81";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1617,10 +1617,12 @@ export class OccupationIndex {
   /**
    * A worker named by what they do ("Cherry Sorting Line Worker", "Pepper Grading Table Worker",
    * "Packing Worker") is its doer: "<verb>ing" with "worker" after it, a line, table, room,
-   * floor, house or shed between them or not, reads as "<verb>er" ("sorter", "grader", "packer")
-   * when that word ends ROLE_WORD_TITLES titles of the index. Read as written, "line worker" and
-   * "worker" took the title to the production workers. A phrase the index has stays ("Coating
-   * Line Worker", "Picking Table Worker").
+   * floor, house or shed between them or not, reads as "<verb>er" or "<verb>or" ("sorter",
+   * "grader", "processor") when that word ends ROLE_WORD_TITLES titles of the index. Read as
+   * written, "line worker" and "worker" took the title to the production workers. A phrase the
+   * index has stays ("Coating Line Worker", "Picking Table Worker"), unless the word before and
+   * the doer are one of its titles ("Fish Processing Worker": "Fish Processor", though
+   * "processing worker" is a phrase; it went to the fishing workers) and the whole is not.
    */
   #gerundWorker(text: string): string {
     if (!text.includes("ing ")) return text;
@@ -1631,9 +1633,15 @@ export class OccupationIndex {
     const from = at - 1 - between;
     const gerund = words[from];
     if (gerund === undefined || gerund.length < 6 || !gerund.endsWith("ing")) return text;
-    if (this.#isPhrase(gerund, words[from + 1])) return text;
-    const doer = `${gerund.slice(0, -3)}er`;
-    if (!this.#isRoleWord(doer)) return text;
+    // "-er" or "-or": sorter, processor.
+    const stem = gerund.slice(0, -3);
+    const doer = [`${stem}er`, `${stem}or`].find(this.#isRoleWord);
+    if (doer === undefined) return text;
+    // A phrase the index has stays, unless the word before and the doer are a title of it ("Fish
+    // Processing Worker": O*NET's "Fish Processor", though "Processing Worker" is a phrase too).
+    const titled = from > 0 && this.#isTitle(indexTerms(`${words[from - 1]} ${doer}`)) &&
+      !this.#isTitle(indexTerms(text));
+    if (!titled && this.#isPhrase(gerund, words[from + 1])) return text;
     return [...words.slice(0, from), doer, ...words.slice(at + 1)].join(" ");
   }
 
