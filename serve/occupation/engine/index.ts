@@ -22,6 +22,7 @@ import {
   readDescription,
   ROLE_PART_SCORE,
   roleHead,
+  TECH_WORDS,
   twoForms,
 } from "./text.ts";
 import {
@@ -480,7 +481,6 @@ const MIN_PREFIX = 3;
 const SCIENTIST_GROUPS = ["19-", "15-2", "15-1221"];
 /** "Tech Lead" and its spellings ("tech" is written out as technician by then): #techLead. */
 const TECH_LEAD = /\b(?:technician|technical|technology) (?:team )?lead(?:er)?\b/;
-const TECH_WORDS = new Set(["technician", "technical", "technology"]);
 /** The fewest titles a word needs for #namesComputing to read it. */
 const COMPUTING_TITLES = 3;
 /** A "co-" prefix in a raw title ("Co-Manager", "CO-TEACHER"), and the word it is before. */

@@ -51,31 +51,26 @@ export const ROLE_WORDS: Readonly<Record<string, Role>> = {
   mgr: "manager",
 };
 
-/** Words of supervisor and helper titles that name the role, not the domain. */
-const ROLE_TITLE_WORDS = new Set([
-  "first",
-  "line",
-  "supervisor",
-  "helper",
-  "worker",
-  "all",
-  "other",
-  "except",
-  "operator",
-]);
-
-/** Index terms of words that name a place in a hierarchy, not a domain. */
-const HIERARCHY_TERMS = new Set(
+/**
+ * Index terms of supervisor and helper titles that name the role or a place in a hierarchy, not
+ * the domain ("First-Line Supervisors of ...", "Crane Crew Supervisor", "Ramp Boss").
+ */
+const ROLE_TITLE_WORDS = new Set(
   [
     ...Object.keys(ROLE_WORDS),
+    "first",
+    "line",
+    "worker",
+    "all",
+    "other",
+    "except",
+    "operator",
     "boss",
     "chief",
     "head",
     "crew",
     "superintendent",
     "coordinator",
-    "first",
-    "line",
     "of",
     "and",
   ].flatMap((w) => indexTerms(w)),
@@ -143,7 +138,7 @@ export function* roleMapsInSlices(
   // Supervisor", "Bus Driver Supervisor" and "Crane Crew Supervisor" are titles of the
   // supervisors of material-moving machine and vehicle operators).
   const domainWords = (code: string) =>
-    [...wordsOf.get(code)!].filter((w) => !ROLE_TITLE_WORDS.has(w) && !HIERARCHY_TERMS.has(w));
+    [...wordsOf.get(code)!].filter((w) => !ROLE_TITLE_WORDS.has(w));
   const assign = (kind: RoleClass): Map<string, string> => {
     const heads = occupations.filter((o) => classOf.get(o.onetCode) === kind)
       .map((o) => ({

@@ -649,17 +649,16 @@ function teamMemberOf(
  */
 function hierarchyOnly(cleaned: string): boolean {
   const words = cleaned.split(" ");
-  const role = Object.hasOwn(ROLE_WORDS, words[words.length - 1])
-    ? ROLE_WORDS[words[words.length - 1]]
-    : null;
+  const last = words[words.length - 1];
+  if (words.length > 2 || !Object.hasOwn(ROLE_WORDS, last)) return false;
   // A technical lead is read by the index as a software engineer, with the title's computing
   // words (OccupationIndex#techLead): "Tech Lead - Payments" is no payments technician's lead.
-  if (words.length === 2 && TECH_LEAD_WORDS.has(words[0])) return false;
-  return words.length <= 2 && (role === "supervisor" || role === "lead");
+  if (words.length === 2 && TECH_WORDS.has(words[0])) return false;
+  return ROLE_WORDS[last] === "supervisor" || ROLE_WORDS[last] === "lead";
 }
 
-/** First words of a technical lead's title ("Tech Lead", "Technical Lead", "Technology Lead"). */
-const TECH_LEAD_WORDS = new Set(["tech", "technician", "technical", "technology"]);
+/** What a technical lead's first word is, once cleaned ("Tech Lead": "technician lead"). */
+export const TECH_WORDS: ReadonlySet<string> = new Set(["technician", "technical", "technology"]);
 
 /**
  * An exclusion clause and the brackets after it: "exc printing (metal stamping)", or a clause in
