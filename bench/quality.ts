@@ -768,6 +768,9 @@ const BLIND = [
   "catalog_4",
   "seasonal_4",
   "visa_4",
+  "catalog_5",
+  "seasonal_5",
+  "visa_5",
 ].map((name) => ({
   name,
   url: new URL(`../fixtures/occupation-dev/blind_${name}_titles.csv`, import.meta.url),

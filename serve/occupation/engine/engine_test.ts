@@ -2025,3 +2025,49 @@ Deno.test("a part of a title that is a title of the index names the role", () =>
   assert.equal(fish.cleanedTitle, "fish filleter");
   assert.equal(fish.results[0].onetCode, "51-3022.00");
 });
+
+Deno.test("an employer's title before a capitalised comma qualifier keeps its role", () => {
+  const title = (segment: string) => segment === "software engineer" || segment === "setup man";
+  const clean = (raw: string) => cleanTitle(raw, flat, () => false, () => false, title);
+  assert.deepEqual(clean("Software Engineer, Machine Learning"), {
+    text: "software engineer",
+    rest: "machine learning",
+  });
+  // A coding index's lower-case words after the comma, and an all-capitals title, are the domain.
+  assert.equal(clean("Setup man, can-making machine").text, "can making machine setup man");
+  assert.equal(
+    clean("SOFTWARE ENGINEER, MACHINE LEARNING").text,
+    "machine learning software engineer",
+  );
+  // One word before the comma is catalog word order; an exclusion clause stays one.
+  assert.equal(clean("Operator, Bottling Machine").text, "bottling machine operator");
+  assert.equal(clean("Software Engineer, exc Testing").text, "software engineer");
+
+  const rank = titleRanker(
+    [
+      occupation("15-1252.00", "Software Developers", "Write software."),
+      occupation("15-2051.00", "Data Scientists", "Model data."),
+      occupation("19-1029.00", "Biological Scientists, All Other", "Study life."),
+      occupation("19-1042.00", "Medical Scientists", "Study disease."),
+      occupation("17-2031.00", "Bioengineers", "Design devices."),
+      occupation("15-1221.00", "Computer Research Scientists", "Research computing."),
+    ],
+    [
+      indexTitle("15-1252.00", "alternate", "Software Engineer"),
+      indexTitle("15-2051.00", "alternate", "Machine Learning Scientist"),
+      indexTitle("15-2051.00", "alternate", "Machine Learning Engineer"),
+      ...["19-1029.00", "19-1042.00", "17-2031.00", "15-1221.00"].map((code) =>
+        indexTitle(code, "alternate", "Research Scientist")
+      ),
+      indexTitle("19-1029.00", "alternate", "Protein Scientist"),
+    ],
+  );
+  const engineer = rank("Software Engineer, Machine Learning (Ads Ranking)");
+  assert.equal(engineer.cleanedTitle, "software engineer");
+  assert.equal(engineer.results[0].onetCode, "15-1252.00");
+  // A title four occupations share needs the field after the comma.
+  assert.equal(
+    rank("Research Scientist, Protein Engineering").cleanedTitle,
+    "protein engineering research scientist",
+  );
+});

@@ -51,7 +51,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "81";
+export const RANKER_VERSION = "82";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -458,6 +458,11 @@ const SHORTLIST = 40;
 const SEGMENT_HEAD_BONUS = ROLE_PART_SCORE;
 /** Added for a part that is a title of the index (segmentScore). */
 const SEGMENT_TITLE_BONUS = 30;
+/**
+ * A title before a comma that at most this many occupations have is the role of an employer's
+ * title, and what follows the comma a qualifier ("Software Engineer, Machine Learning"; cleanTitle).
+ */
+const QUALIFIED_TITLE_OCCUPATIONS = 3;
 /** Titles a word inside a part must head to name the part's role (segmentScore). */
 const SEGMENT_INNER_HEAD_TITLES = 20;
 const SEMANTIC_SHORTLIST = 8;
@@ -1787,32 +1792,54 @@ export class OccupationIndex {
   }
 
   /** Whether the index has a title whose terms are exactly these, in this order. */
+  /**
+   * Whether a cleaned fragment of a title is a title of the index, as written, of at most
+   * QUALIFIED_TITLE_OCCUPATIONS occupations (cleanTitle's `isTitle`).
+   */
+  #isQualifiedTitle = (segment: string): boolean => {
+    const terms = indexTerms(this.#splitCompounds(segment));
+    const n = this.#titleOccupations(terms, QUALIFIED_TITLE_OCCUPATIONS + 1);
+    return n > 0 && n <= QUALIFIED_TITLE_OCCUPATIONS;
+  };
+
   #isTitle(terms: string[]): boolean {
     return this.#titleOccupation(terms) >= 0;
   }
 
   /** The occupation of a title whose terms are exactly these, in this order, or -1. */
   #titleOccupation(terms: string[]): number {
+    return this.#titleOwners(terms, 1)[0] ?? -1;
+  }
+
+  /** How many occupations have a title whose terms are exactly these, counted up to limit. */
+  #titleOccupations(terms: string[], limit: number): number {
+    return this.#titleOwners(terms, limit).length;
+  }
+
+  /** The occupations (up to limit) with a title whose terms are exactly these, in this order. */
+  #titleOwners(terms: string[], limit: number): number[] {
     // Every neighbouring pair of a title is a phrase of the index: hash lookups rule most queries
     // out before any title is read.
+    const owners: number[] = [];
     for (let i = 0; i + 1 < terms.length; i++) {
-      if (!this.#pairPostings.has(`${terms[i]} ${terms[i + 1]}`)) return -1;
+      if (!this.#pairPostings.has(`${terms[i]} ${terms[i + 1]}`)) return owners;
     }
     let rarest = -1;
     let fewest = Infinity;
     for (const term of terms) {
       const id = this.#terms.get(term);
-      if (id === undefined) return -1;
+      if (id === undefined) return owners;
       const n = this.#titlePostings.lengthOf(id);
       if (n < fewest) [rarest, fewest] = [id, n];
     }
-    if (rarest < 0) return -1;
+    if (rarest < 0) return owners;
     const norm = terms.join(" ");
     const list = this.#titlePostings.at(rarest);
-    for (let i = 0; i < list.length; i++) {
-      if (this.#titleNorm.at(list[i]) === norm) return this.#titleOcc[list[i]];
+    for (let i = 0; i < list.length && owners.length < limit; i++) {
+      const occ = this.#titleOcc[list[i]];
+      if (this.#titleNorm.at(list[i]) === norm && !owners.includes(occ)) owners.push(occ);
     }
-    return -1;
+    return owners;
   }
 
   /**
@@ -2092,6 +2119,7 @@ export class OccupationIndex {
       this.segmentScore,
       this.#namesOneOccupation,
       this.#isRoleWord,
+      this.#isQualifiedTitle,
     );
     this.#readSpecialty(cleaned);
     this.#readQualifiedTitle(cleaned);

@@ -466,8 +466,12 @@ export function cleanTitle(
   segmentScore: (segment: string) => number,
   namesOneOccupation: (word: string) => boolean = () => false,
   isRoleWord: (word: string) => boolean = () => false,
+  isTitle: (segment: string) => boolean = () => false,
 ): CleanedTitle {
-  return withSchoolLevel(raw, cleanParts(raw, segmentScore, namesOneOccupation, isRoleWord));
+  return withSchoolLevel(
+    raw,
+    cleanParts(raw, segmentScore, namesOneOccupation, isRoleWord, isTitle),
+  );
 }
 
 /** A teacher's title that names no school level ("Math Teacher"), as cleaning leaves it. */
@@ -536,6 +540,7 @@ function cleanParts(
   segmentScore: (segment: string) => number,
   namesOneOccupation: (word: string) => boolean,
   isRoleWord: (word: string) => boolean,
+  isTitle: (segment: string) => boolean,
 ): CleanedTitle {
   let text = stripBrackets(bracketsBeforeExclusion(foldText(raw).replace(/\s+/g, " ").trim()));
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
@@ -572,11 +577,13 @@ function cleanParts(
   // Split on separators that join an occupation with a location, team or level, clean each
   // part, and keep the part that looks most occupational (the first on a tie).
   const exclusions: string[] = [];
+  const capitalisedAfterComma = CAPITALISED_AFTER_COMMA.test(raw);
   const parts = text.split(PARTS);
   // A part that is only places goes, when another part is left to read.
   const placed = parts.length > 1 ? parts.filter((part) => !onlyStates(part)) : parts;
   const segments = (placed.length > 0 ? placed : parts)
-    .map((s) => cleanSegment(uninvert(dropExclusion(dropLocation(s), exclusions))))
+    .flatMap((s) => titleBeforeComma(dropLocation(s), capitalisedAfterComma, isTitle))
+    .map((s) => cleanSegment(uninvert(dropExclusion(s, exclusions))))
     .filter((s) => s.length > 0);
   const excluded = exclusions.length > 0 ? { excluded: exclusions.join(", ") } : {};
   let cleaned = segments[0] ?? "";
@@ -691,6 +698,35 @@ function dropExclusion(segment: string, into: string[]): string {
   if (!found) return segment;
   if (found[1]?.trim()) into.push(found[1].trim());
   return segment.slice(0, found.index);
+}
+
+/** A lower-case letter before a comma and a capital after it: "Software Engineer, Machine Learning". */
+const CAPITALISED_AFTER_COMMA = /[a-z][^,]*,\s*[A-Z]/;
+
+/**
+ * An employer's title before a comma, and a qualifier after it in capitals ("Software Engineer,
+ * Machine Learning", "Systems Administrator, Cloud Infrastructure"): the qualifier is a team, a
+ * product or a setting, read as the part after a dash is. Read as the title's domain (catalog word
+ * order, `uninvert`), its words took the answer ("machine learning software engineer" went to the
+ * data scientists, "supply chain applications systems analyst" to the logistics analysts). Only
+ * when what precedes the comma is a title of two words or more that names few occupations
+ * (`isTitle`): a generic one ("Research Scientist, Protein Engineering": 21 occupations) needs the
+ * field after the comma. A coding index writes the words after its comma in lower case, and they
+ * are the title's domain ("Setup man, can-making machine"), as are an all-capitals title's.
+ */
+function titleBeforeComma(
+  part: string,
+  capitalised: boolean,
+  isTitle: (segment: string) => boolean,
+): string[] {
+  const comma = part.indexOf(",");
+  if (!capitalised || comma <= 0) return [part];
+  const head = part.slice(0, comma);
+  const after = part.slice(comma + 1);
+  if (!/[a-z]/.test(after) || /^\s*(?:exc|except|excluding|excl)\b/.test(after)) return [part];
+  const cleaned = cleanSegment(head);
+  if (!cleaned.includes(" ") || !isTitle(cleaned)) return [part];
+  return [head, after];
 }
 
 /**
