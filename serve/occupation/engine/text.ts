@@ -711,8 +711,10 @@ const CAPITALISED_AFTER_COMMA = /[a-z][^,]*,\s*[A-Z]/;
  * data scientists, "supply chain applications systems analyst" to the logistics analysts). Only
  * when what precedes the comma is a title of two words or more that names few occupations
  * (`isTitle`): a generic one ("Research Scientist, Protein Engineering": 21 occupations) needs the
- * field after the comma. A coding index writes the words after its comma in lower case, and they
- * are the title's domain ("Setup man, can-making machine"), as are an all-capitals title's.
+ * field after the comma, and so does a manager's, director's, lead's or vice president's title
+ * ("Vice President, Human Resources", "Executive Director, Marketing": the function is the role).
+ * A coding index writes the words after its comma in lower case, and they are the title's domain
+ * ("Setup man, can-making machine"), as are an all-capitals title's.
  */
 function titleBeforeComma(
   part: string,
@@ -725,7 +727,13 @@ function titleBeforeComma(
   const after = part.slice(comma + 1);
   if (!/[a-z]/.test(after) || /^\s*(?:exc|except|excluding|excl)\b/.test(after)) return [part];
   const cleaned = cleanSegment(head);
-  if (!cleaned.includes(" ") || !isTitle(cleaned)) return [part];
+  const last = cleaned.slice(cleaned.lastIndexOf(" ") + 1);
+  if (
+    !cleaned.includes(" ") || Object.hasOwn(ROLE_WORDS, last) || last === "president" ||
+    !isTitle(cleaned)
+  ) {
+    return [part];
+  }
   return [head, after];
 }
 
