@@ -2071,3 +2071,31 @@ Deno.test("an employer's title before a capitalised comma qualifier keeps its ro
     "protein engineering research scientist",
   );
 });
+
+Deno.test("a crew of a domain is a worker of it", () => {
+  const rank = titleRanker(
+    [
+      occupation("45-2092.00", "Farmworkers and Laborers, Crop", "Harvest crops."),
+      occupation("45-3031.00", "Fishing and Hunting Workers", "Fish."),
+      occupation("35-2021.00", "Food Preparation Workers", "Prepare food."),
+      occupation("49-3041.00", "Farm Equipment Mechanics", "Repair combines."),
+    ],
+    [
+      indexTitle("45-2092.00", "alternate", "Harvest Worker"),
+      indexTitle("45-2092.00", "alternate", "Crop Worker"),
+      indexTitle("45-3031.00", "alternate", "Crew Member"),
+      indexTitle("45-3031.00", "alternate", "Vessel Crew Member"),
+      indexTitle("35-2021.00", "alternate", "Kitchen Crew Member"),
+      indexTitle("35-2021.00", "alternate", "Kitchen Worker"),
+      indexTitle("49-3041.00", "alternate", "Combine Mechanic"),
+    ],
+  );
+  for (const title of ["Harvest Crew Member", "Harvest Crew", "Harvest Crew Worker"]) {
+    assert.equal(rank(title).cleanedTitle, "harvest worker", title);
+    assert.equal(rank(title).results[0].onetCode, "45-2092.00", title);
+  }
+  // A crew the index has as a title, a crew with no domain, and a crew in brackets stay.
+  assert.equal(rank("Kitchen Crew Member").cleanedTitle, "kitchen crew member");
+  assert.equal(rank("Crew Member").cleanedTitle, "crew member");
+  assert.equal(rank("Combine Mechanic (Harvest Crew)").results[0].onetCode, "49-3041.00");
+});

@@ -51,7 +51,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "82";
+export const RANKER_VERSION = "83";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -509,6 +509,8 @@ const JOIN_APART_MAX = 3;
 const MAN_ROLES = ["operator", "worker", "tender", "attendant"];
 /** Places between a gerund and "worker" (#gerundWorker: "Sorting Line Worker"). */
 const GERUND_PLACES = new Set(["line", "table", "room", "floor", "house", "shed"]);
+/** The roles a crew of a domain may name after "crew" (#crewWorker: "Lambing Crew Worker"). */
+const CREW_ROLES = new Set(["worker", "workers", "laborer", "laborers", "hand", "hands"]);
 /** Words #genderedForms may read: a gendered ending, or a boy or girl. */
 const GENDERED_ENDING = /(?:ess|ette|girl|boy|hand)\b/;
 /** The words of a "crew member" head (rest_cover): the crew is not the domain. */
@@ -1524,6 +1526,7 @@ export class OccupationIndex {
     words = this.#splitCompounds(words);
     words = this.#manAsRole(words);
     words = this.#headAsSupervisor(words);
+    words = this.#crewWorker(words, raw);
     words = this.#gerundWorker(words);
     return this.#functionalVp(words);
   }
@@ -1617,6 +1620,40 @@ export class OccupationIndex {
     if (occ < 0 && terms.length > 1) occ = this.#titleOccupation(terms.slice(-1));
     if (occ < 0 || this.#supervisorOf[occ] < 0 || this.#roleClass[occ] !== 0) return text;
     return `${rest.join(" ")} supervisor`;
+  }
+
+  /**
+   * A crew of a domain ("Harvest Crew Member", "Grounds Crew", "Lambing Crew Worker", "Strawberry
+   * Transplant Crew") is a worker of it: "crew", "crew member" or "crew" before worker or laborer
+   * reads as "worker" (or as the role that follows). Read as written, "crew member" took the
+   * answer to whatever O*NET lists a crew member under: the fishing workers ("Harvest Crew
+   * Member"), the artillery crews ("Hand Weeding Crew Member"), the fast food workers. A crew the
+   * index has as a title stays ("Kitchen Crew Member", "Flight Crew", "Landscape Crew Member"), and
+   * so does a crew's leader, chief or foreman ("Crew Leader"), a crew with no domain and a crew in
+   * brackets.
+   */
+  #crewWorker(text: string, raw: string): string {
+    if (!text.includes("crew")) return text;
+    // A crew in brackets qualifies a role outside them ("Combine Mechanic (Custom Harvest Crew)").
+    if (!/\bcrew\b/i.test(raw.replace(/[([{][^)\]}]*[)\]}]/g, " "))) return text;
+    const words = text.split(" ");
+    const at = words.indexOf("crew");
+    if (at < 1) return text;
+    const next = words[at + 1];
+    // A crew the index has as a title ("Kitchen Crew Member", "Asphalt Paving Crew Member").
+    const end = next === "member" || next === "members" ? at + 2 : at + 1;
+    for (let from = Math.max(0, at - 3); from < at; from++) {
+      const crew = words.slice(from, end).join(" ");
+      if (this.#isTitle(indexTerms(crew))) return text;
+      // "Ground Operations Crew": O*NET's "Ground Operations Crew Member".
+      if (end === at + 1 && this.#isTitle(indexTerms(`${crew} member`))) return text;
+    }
+    let read: string[];
+    if (next === undefined) read = ["worker"];
+    else if (next === "member" || next === "members") read = ["worker", ...words.slice(at + 2)];
+    else if (CREW_ROLES.has(next)) read = words.slice(at + 1);
+    else return text;
+    return [...words.slice(0, at), ...read].join(" ");
   }
 
   /**
