@@ -636,6 +636,7 @@ Deno.test("gendered forms the index lacks are read as the forms it has", () => {
       indexTitle("35-9011.00", "alternate", "Bus Boy"),
       indexTitle("53-7065.00", "alternate", "Stock Worker"),
       indexTitle("41-2031.00", "alternate", "Shop Girl"),
+      indexTitle("41-2031.00", "alternate", "Salesperson"),
       indexTitle("45-2093.00", "alternate", "Cow Hand"),
       indexTitle("11-9131.00", "alternate", "Postmaster"),
     ],
@@ -653,6 +654,8 @@ Deno.test("gendered forms the index lacks are read as the forms it has", () => {
   assert.equal(cleaned("Shopgirl"), "shop girl", "O*NET's own phrase");
   assert.equal(cleaned("Shop Girl"), "shop girl");
   assert.equal(cleaned("Cowhand"), "cow hand");
+  assert.equal(cleaned("Saleslady"), "salesperson");
+  assert.equal(ranked("Saleswoman").results[0]?.onetCode, "41-2031.00");
   assert.equal(cleaned("Princess"), "princess", "no role word under the ending: as written");
   assert.equal(cleaned("Paper Girl"), "paper girl", "no such phrase: as written");
 });

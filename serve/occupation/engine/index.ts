@@ -51,7 +51,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "83";
+export const RANKER_VERSION = "84";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -512,7 +512,7 @@ const GERUND_PLACES = new Set(["line", "table", "room", "floor", "house", "shed"
 /** The roles a crew of a domain may name after "crew" (#crewWorker: "Lambing Crew Worker"). */
 const CREW_ROLES = new Set(["worker", "workers", "laborer", "laborers", "hand", "hands"]);
 /** Words #genderedForms may read: a gendered ending, or a boy or girl. */
-const GENDERED_ENDING = /(?:ess|ette|girl|boy|hand)\b/;
+const GENDERED_ENDING = /(?:ess|ette|girl|boy|hand|lady|woman)\b/;
 /** The words of a "crew member" head (rest_cover): the crew is not the domain. */
 const MEMBER_OF = new Set(["crew", "team", "staff"]);
 
@@ -1535,7 +1535,8 @@ export class OccupationIndex {
    * Gendered forms the index does not have, read as the form it has.
    * - A word ending "-ess" or "-ette" is its role word ("Janitress" the janitor, "Usherette" the
    *   usher, "Manageress" the manager): the stem, or a "-tress" stem with "-tor" or "-ter", that
-   *   is a title or ends ROLE_WORD_TITLES titles. A "-mistress" is its "-master" ("Postmistress").
+   *   is a title or ends ROLE_WORD_TITLES titles. A "-mistress" is its "-master" ("Postmistress"),
+   *   a "-lady" or "-woman" its "-person" or "-man" ("Saleslady" the salesperson).
    * - A girl is O*NET's boy when the index has that ("Busgirl", "Bus Girl": the busboy); a boy or
    *   girl the index has no title of is the worker of the word before it when the index has that
    *   phrase ("Stock Girl" the stock worker, "Yard Boy" the yard worker; of worker, helper,
@@ -1563,7 +1564,7 @@ export class OccupationIndex {
           continue;
         }
       }
-      const found = /^([a-z]{3,}?)(mistress|ess|ette|girl|boy|hand)$/.exec(word);
+      const found = /^([a-z]{3,}?)(mistress|ess|ette|girl|boy|hand|lady|woman)$/.exec(word);
       if (!found || this.#known(word)) continue;
       const [, stem, ending] = found;
       if (ending === "ess" || ending === "ette") {
@@ -1574,6 +1575,10 @@ export class OccupationIndex {
         if (base !== undefined) read = [base];
       } else if (ending === "mistress") {
         if (this.#known(`${stem}master`)) read = [`${stem}master`];
+      } else if (ending === "lady" || ending === "woman") {
+        // "Saleslady" the salesperson, "Forelady" the foreman.
+        const base = [`${stem}person`, `${stem}man`].find((w) => this.#known(w));
+        if (base !== undefined) read = [base];
       } else if (this.#known(stem)) {
         if (ending === "hand" || this.#isPhrase(stem, ending)) read = [stem, ending];
         else if (ending === "girl" && this.#known(`${stem}boy`)) read = [`${stem}boy`];
