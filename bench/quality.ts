@@ -771,6 +771,9 @@ const BLIND = [
   "catalog_5",
   "seasonal_5",
   "visa_5",
+  "catalog_6",
+  "seasonal_6",
+  "visa_6",
 ].map((name) => ({
   name,
   url: new URL(`../fixtures/occupation-dev/blind_${name}_titles.csv`, import.meta.url),

@@ -591,6 +591,8 @@ export class OccupationIndex {
   /** term id -> the titles with the term, ascending. */
   #titlePostings!: PackedLists;
   #titleOcc!: Int32Array;
+  /** #titleOwners' answer (scratch, reused: rank is synchronous). */
+  readonly #owners: number[] = [];
   #titleKind!: Uint8Array;
   #titleText!: PackedStrings;
   /** Each title's index terms joined by spaces. */
@@ -1850,38 +1852,42 @@ export class OccupationIndex {
 
   /** The occupation of a title whose terms are exactly these, in this order, or -1. */
   #titleOccupation(terms: string[]): number {
-    return this.#titleOwners(terms, 1)[0] ?? -1;
+    return this.#titleOwners(terms, 1) > 0 ? this.#owners[0] : -1;
   }
 
   /** How many occupations have a title whose terms are exactly these, counted up to limit. */
   #titleOccupations(terms: string[], limit: number): number {
-    return this.#titleOwners(terms, limit).length;
+    return this.#titleOwners(terms, limit);
   }
 
-  /** The occupations (up to limit) with a title whose terms are exactly these, in this order. */
-  #titleOwners(terms: string[], limit: number): number[] {
+  /**
+   * Finds the occupations (up to limit) with a title whose terms are exactly these, in this order:
+   * their count, and the occupations in #owners (scratch, reused: rank is synchronous).
+   */
+  #titleOwners(terms: string[], limit: number): number {
+    const owners = this.#owners;
+    owners.length = 0;
     // Every neighbouring pair of a title is a phrase of the index: hash lookups rule most queries
     // out before any title is read.
-    const owners: number[] = [];
     for (let i = 0; i + 1 < terms.length; i++) {
-      if (!this.#pairPostings.has(`${terms[i]} ${terms[i + 1]}`)) return owners;
+      if (!this.#pairPostings.has(`${terms[i]} ${terms[i + 1]}`)) return 0;
     }
     let rarest = -1;
     let fewest = Infinity;
     for (const term of terms) {
       const id = this.#terms.get(term);
-      if (id === undefined) return owners;
+      if (id === undefined) return 0;
       const n = this.#titlePostings.lengthOf(id);
       if (n < fewest) [rarest, fewest] = [id, n];
     }
-    if (rarest < 0) return owners;
+    if (rarest < 0) return 0;
     const norm = terms.join(" ");
     const list = this.#titlePostings.at(rarest);
     for (let i = 0; i < list.length && owners.length < limit; i++) {
       const occ = this.#titleOcc[list[i]];
       if (this.#titleNorm.at(list[i]) === norm && !owners.includes(occ)) owners.push(occ);
     }
-    return owners;
+    return owners.length;
   }
 
   /**
