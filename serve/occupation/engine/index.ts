@@ -1835,17 +1835,17 @@ export class OccupationIndex {
     return null;
   }
 
-  /** Whether the index has a title whose terms are exactly these, in this order. */
   /**
    * Whether a cleaned fragment of a title is a title of the index, as written, of at most
    * QUALIFIED_TITLE_OCCUPATIONS occupations (cleanTitle's `isTitle`).
    */
   #isQualifiedTitle = (segment: string): boolean => {
     const terms = indexTerms(this.#splitCompounds(segment));
-    const n = this.#titleOccupations(terms, QUALIFIED_TITLE_OCCUPATIONS + 1);
+    const n = this.#titleOwners(terms, QUALIFIED_TITLE_OCCUPATIONS + 1);
     return n > 0 && n <= QUALIFIED_TITLE_OCCUPATIONS;
   };
 
+  /** Whether the index has a title whose terms are exactly these, in this order. */
   #isTitle(terms: string[]): boolean {
     return this.#titleOccupation(terms) >= 0;
   }
@@ -1853,11 +1853,6 @@ export class OccupationIndex {
   /** The occupation of a title whose terms are exactly these, in this order, or -1. */
   #titleOccupation(terms: string[]): number {
     return this.#titleOwners(terms, 1) > 0 ? this.#owners[0] : -1;
-  }
-
-  /** How many occupations have a title whose terms are exactly these, counted up to limit. */
-  #titleOccupations(terms: string[], limit: number): number {
-    return this.#titleOwners(terms, limit);
   }
 
   /**
