@@ -1,6 +1,6 @@
 /** Unit tests of the engine's parts: title cleaning, role heads, sanitising, folds, calibration. */
 import assert from "node:assert/strict";
-import { cleanTitle, headText, readDescription, roleHead } from "./text.ts";
+import { assuranceAsAudit, cleanTitle, headText, readDescription, roleHead } from "./text.ts";
 import { assignFolds, catalogVariants, postingVariant, splitFold } from "./devset.ts";
 import { calibratedEceFloor, calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import {
@@ -2101,4 +2101,25 @@ Deno.test("a crew of a domain is a worker of it", () => {
   assert.equal(rank("Kitchen Crew Member").cleanedTitle, "kitchen crew member");
   assert.equal(rank("Crew Member").cleanedTitle, "crew member");
   assert.equal(rank("Combine Mechanic (Harvest Crew)").results[0].onetCode, "49-3041.00");
+});
+
+Deno.test("an accounting firm's assurance practice is audit", () => {
+  const rank = titleRanker(
+    [
+      occupation("13-2011.00", "Accountants and Auditors", "Audit books."),
+      occupation("19-4099.01", "Quality Control Analysts", "Test quality."),
+    ],
+    [
+      indexTitle("13-2011.00", "alternate", "Audit Associate"),
+      indexTitle("13-2011.00", "alternate", "Auditor"),
+      indexTitle("19-4099.01", "alternate", "Quality Assurance Associate"),
+      indexTitle("19-4099.01", "alternate", "Quality Assurance Analyst"),
+    ],
+  );
+  for (const title of ["Assurance Associate", "Audit & Assurance Associate"]) {
+    assert.equal(rank(title).cleanedTitle, "audit associate", title);
+    assert.equal(rank(title).results[0].onetCode, "13-2011.00", title);
+  }
+  assert.equal(rank("Quality Assurance Associate").results[0].onetCode, "19-4099.01");
+  assert.equal(assuranceAsAudit("mission assurance engineer"), "mission assurance engineer");
 });

@@ -16,6 +16,7 @@
  */
 import { foldText, indexTerms, tokenize } from "../../text/normalize.ts";
 import {
+  assuranceAsAudit,
   type CleanedTitle,
   cleanTitle,
   headText,
@@ -51,7 +52,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "84";
+export const RANKER_VERSION = "85";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1520,7 +1521,7 @@ export class OccupationIndex {
    * (#withoutApprentice) follow in #rankTitle.
    */
   #readWords(text: string, raw: string): string {
-    let words = this.#withoutCoPrefix(text, raw);
+    let words = this.#withoutCoPrefix(assuranceAsAudit(text), raw);
     words = this.#withoutRank(words);
     words = this.#expandContractions(words, raw);
     words = this.#joinCompounds(words);

@@ -700,6 +700,18 @@ function dropExclusion(segment: string, into: string[]): string {
   return segment.slice(0, found.index);
 }
 
+/**
+ * "Assurance" that leads a title or follows "audit" is an accounting firm's audit practice
+ * ("Assurance Associate", "Senior Associate, Assurance", "Audit & Assurance Senior"): read as
+ * "audit". O*NET's titles have the word only as "quality assurance" and "information assurance",
+ * so read as written it went to the quality control analysts. "Quality Assurance", "Information
+ * Assurance", "Mission Assurance" and the like, with a word before "assurance", stay.
+ */
+export function assuranceAsAudit(text: string): string {
+  if (!text.includes("assurance")) return text;
+  return text.replace(/^assurance\b/, "audit").replace(/\baudit (?:and )?assurance\b/, "audit");
+}
+
 /** A lower-case letter before a comma and a capital after it: "Software Engineer, Machine Learning". */
 const CAPITALISED_AFTER_COMMA = /[a-z][^,]*,\s*[A-Z]/;
 
