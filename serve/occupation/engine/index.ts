@@ -1648,17 +1648,18 @@ export class OccupationIndex {
     const at = words.indexOf("crew");
     if (at < 1) return text;
     const next = words[at + 1];
+    const member = next === "member" || next === "members";
     // A crew the index has as a title ("Kitchen Crew Member", "Asphalt Paving Crew Member").
-    const end = next === "member" || next === "members" ? at + 2 : at + 1;
+    const end = member ? at + 2 : at + 1;
     for (let from = Math.max(0, at - 3); from < at; from++) {
       const crew = words.slice(from, end).join(" ");
       if (this.#isTitle(indexTerms(crew))) return text;
       // "Ground Operations Crew": O*NET's "Ground Operations Crew Member".
-      if (end === at + 1 && this.#isTitle(indexTerms(`${crew} member`))) return text;
+      if (!member && this.#isTitle(indexTerms(`${crew} member`))) return text;
     }
     let read: string[];
     if (next === undefined) read = ["worker"];
-    else if (next === "member" || next === "members") read = ["worker", ...words.slice(at + 2)];
+    else if (member) read = ["worker", ...words.slice(at + 2)];
     else if (CREW_ROLES.has(next)) read = words.slice(at + 1);
     else return text;
     return [...words.slice(0, at), ...read].join(" ");

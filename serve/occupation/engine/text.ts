@@ -459,7 +459,8 @@ function dropLocation(segment: string): string {
  * (segmentScore says how occupational a segment looks; a bare role word takes a short qualifier
  * with it unless namesOneOccupation says the word is an occupation's title on its own) and
  * expands abbreviations. isRoleWord says whether a word heads occupations' titles ("cashier"), for
- * the abbreviations whose meaning depends on it ("PT").
+ * the abbreviations whose meaning depends on it ("PT"); isTitle whether the words before a comma
+ * are a title of the index that names few occupations (titleBeforeComma).
  */
 export function cleanTitle(
   raw: string,
@@ -737,7 +738,9 @@ function titleBeforeComma(
   if (!capitalised || comma <= 0) return [part];
   const head = part.slice(0, comma);
   const after = part.slice(comma + 1);
-  if (!/[a-z]/.test(after) || /^\s*(?:exc|except|excluding|excl)\b/.test(after)) return [part];
+  // An exclusion clause after the comma ("Exc. Testing") goes either way: dropExclusion empties
+  // the part it is in.
+  if (!/[a-z]/.test(after)) return [part];
   const cleaned = cleanSegment(head);
   const last = cleaned.slice(cleaned.lastIndexOf(" ") + 1);
   if (
