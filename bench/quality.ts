@@ -774,6 +774,9 @@ const BLIND = [
   "catalog_6",
   "seasonal_6",
   "visa_6",
+  "catalog_7",
+  "seasonal_7",
+  "visa_7",
 ].map((name) => ({
   name,
   url: new URL(`../fixtures/occupation-dev/blind_${name}_titles.csv`, import.meta.url),
@@ -791,7 +794,8 @@ const BLIND = [
  * third round, written when the second was read, and read for rankers 74-79; `_4` a fourth,
  * written while the third was read, and read for rankers 82-85; `_5` a fifth, written while the
  * fourth was read, scored unread at ranker 82 and then seen (notes/issue15.md, section 47); `_6` a
- * sixth: report its figures, do not read its misses, and write a seventh round when they have been.
+ * sixth, written while the fifth was read, and read for rankers 86 on (section 48); `_7` a seventh:
+ * report its figures, do not read its misses, and write an eighth round when they have been.
  */
 async function blindFixtures(
   source: IndexSource,
