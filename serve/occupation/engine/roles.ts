@@ -52,6 +52,12 @@ export const ROLE_WORDS: Readonly<Record<string, Role>> = {
 };
 
 /**
+ * Words that, after "crew", name the one who runs it ("Crew Boss"). Not "chief": O*NET's crew
+ * chiefs are aircrew ("Tiltrotor Crew Chief", Air Crew Members) as often as supervisors.
+ */
+const CREW_HEADS = new Set(["boss"]);
+
+/**
  * Index terms of supervisor and helper titles that name the role or a place in a hierarchy, not
  * the domain ("First-Line Supervisors of ...", "Crane Crew Supervisor", "Ramp Boss").
  */
@@ -236,6 +242,16 @@ export function parseRole(text: string): ParsedRole {
       role = r;
       at = i;
       // The last hierarchy word decides ("lead supervisor" is a supervisor).
+    }
+  }
+  // A crew's lead, leader or boss runs the crew: a supervisor, where a lead alone may be
+  // the senior worker ("Lead Cook").
+  for (let i = 1; i < words.length; i++) {
+    if (words[i - 1] !== "crew") continue;
+    const w = words[i];
+    if ((ROLE_WORDS[w] === "lead" && i === at) || (at < 0 && CREW_HEADS.has(w))) {
+      role = "supervisor";
+      at = i;
     }
   }
   // A leading role word with a domain after it ("supervisor bakery") is a catalog inversion.

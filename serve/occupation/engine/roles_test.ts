@@ -102,6 +102,22 @@ Deno.test("parseRole finds the hierarchy word anywhere and restores catalog orde
   assert.equal(parseRole("baker exc supervising").natural, "baker");
 });
 
+Deno.test("parseRole reads a crew's lead, leader or boss as a supervisor", () => {
+  assert.deepEqual(parseRole("irrigation crew lead"), {
+    role: "supervisor",
+    domain: "irrigation crew",
+    natural: "irrigation crew lead",
+  });
+  assert.equal(parseRole("vegetable harvest crew leader").role, "supervisor");
+  assert.equal(parseRole("citrus picking crew boss").role, "supervisor");
+  // A lead of anything else may be the senior worker ("Lead Cook"); a crew alone is its workers.
+  assert.equal(parseRole("lead cook").role, "lead");
+  assert.equal(parseRole("harvest crew").role, "worker");
+  assert.equal(parseRole("chief cook").role, "worker");
+  // O*NET's crew chiefs are aircrew as often as supervisors ("Tiltrotor Crew Chief").
+  assert.equal(parseRole("tiltrotor crew chief").role, "worker");
+});
+
 Deno.test("cleanTitle reads catalog inversion, exclusions and keeps qualifiers apart", () => {
   const flat = () => 0;
   assert.equal(cleanTitle("Operator, Bottling Machine", flat).text, "bottling machine operator");
