@@ -2125,3 +2125,36 @@ Deno.test("an accounting firm's assurance practice is audit", () => {
   assert.equal(rank("Quality Assurance Associate").results[0].onetCode, "19-4099.01");
   assert.equal(assuranceAsAudit("mission assurance engineer"), "mission assurance engineer");
 });
+
+Deno.test("a racetrack's groom is an animal caretaker, a hotel's room attendant a maid", () => {
+  const rank = titleRanker(
+    [
+      occupation("39-2021.00", "Animal Caretakers", "Care for race horses and pets."),
+      occupation("45-2093.00", "Farmworkers, Farm, Ranch, and Aquacultural Animals", "Tend."),
+      occupation("27-2023.00", "Umpires, Referees, and Other Sports Officials", "Officiate."),
+      occupation("37-2012.00", "Maids and Housekeeping Cleaners", "Clean rooms."),
+      occupation("35-3041.00", "Food Servers, Nonrestaurant", "Serve food."),
+    ],
+    [
+      indexTitle("39-2021.00", "primary", "Animal Caretakers"),
+      indexTitle("39-2021.00", "alternate", "Animal Caretaker"),
+      indexTitle("39-2021.00", "alternate", "Kennel Attendant"),
+      indexTitle("45-2093.00", "alternate", "Stable Hand"),
+      indexTitle("45-2093.00", "alternate", "Horse Groomer"),
+      indexTitle("27-2023.00", "alternate", "Horse Race Starter"),
+      indexTitle("37-2012.00", "primary", "Maids and Housekeeping Cleaners"),
+      indexTitle("37-2012.00", "alternate", "Guest Room Attendant"),
+      indexTitle("35-3041.00", "alternate", "Room Attendant"),
+    ],
+  );
+  const top = (title: string) => rank(title).results[0].onetCode;
+  assert.equal(top("Stable Hand - Racetrack"), "39-2021.00");
+  assert.equal(top("Groom - Thoroughbred Racing"), "39-2021.00");
+  assert.equal(top("Room Attendant - Hotel"), "37-2012.00");
+  // Without a setting, or on a farm, as the index lists them.
+  assert.equal(top("Stable Hand"), "45-2093.00");
+  assert.equal(top("Stable Hand - Horse Breeding Farm"), "45-2093.00");
+  assert.equal(top("Room Attendant"), "35-3041.00");
+  // Read as another title, not reported as the index's exact title.
+  assert.equal(rank("Groom - Racetrack").cleanedTitle, "animal caretaker");
+});

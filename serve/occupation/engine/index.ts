@@ -23,6 +23,7 @@ import {
   readDescription,
   ROLE_PART_SCORE,
   roleHead,
+  settingReading,
   TECH_WORDS,
   twoForms,
 } from "./text.ts";
@@ -52,7 +53,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "86";
+export const RANKER_VERSION = "87";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1750,6 +1751,19 @@ export class OccupationIndex {
   }
 
   /**
+   * A title whose setting decides its occupation (text.ts settingReading: "Groom - Racetrack" an
+   * animal caretaker, "Room Attendant - Hotel" a maid) reads as that occupation's title; the
+   * qualifier that named the setting has been read.
+   */
+  #readSetting(cleaned: CleanedTitle, raw: string): void {
+    const reading = settingReading(raw);
+    if (reading === null) return;
+    cleaned.text = reading;
+    cleaned.rest = "";
+    cleaned.reread = true;
+  }
+
+  /**
    * A title and a qualifier that together make a title of the index ("Crew Leader - Landscaping":
    * O*NET's "Landscaping Crew Leader"; "Project Manager - Construction") are read as that title:
    * as a qualifier, the words re-ordered only a shortlist the shared title had already decided
@@ -2166,6 +2180,7 @@ export class OccupationIndex {
       this.#isRoleWord,
       this.#isQualifiedTitle,
     );
+    this.#readSetting(cleaned, query.title);
     this.#readSpecialty(cleaned);
     this.#readQualifiedTitle(cleaned);
     cleaned.text = this.#readWords(cleaned.text, query.title);

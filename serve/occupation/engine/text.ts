@@ -713,6 +713,62 @@ export function assuranceAsAudit(text: string): string {
   return text.replace(/^assurance\b/, "audit").replace(/\baudit (?:and )?assurance\b/, "audit");
 }
 
+/**
+ * Titles whose O*NET owner depends on where the work is done, as the SOC definitions say, read as
+ * the title of the occupation the setting names (SETTINGS): the role ends a part of the title as
+ * written (before a dash, bracket, comma or slash, or at the end: "Room Attendant Supervisor" is
+ * no room attendant), the setting is anywhere in it, and a title with a word that names the other
+ * setting stays.
+ */
+interface SettingReading {
+  /** The role: the last words of a part of the title. */
+  role: RegExp;
+  /** A word of the title as written that names the setting. */
+  setting: RegExp;
+  /** A word of the title as written that names the other setting (the title stays). */
+  not?: RegExp;
+  /** The reading: a title of the index. */
+  reading: string;
+}
+
+const SETTINGS: readonly SettingReading[] = [
+  // SOC 2018 codes the carers of race horses, show horses and other animals not raised for
+  // consumption as animal caretakers (39-2021) and excludes them from the farm animal workers
+  // (45-2093); O*NET lists "Stable Hand", "Horse Groomer" and "Barn Worker" only under the latter,
+  // so a racetrack's groom went to the farm (or to the race officials, through "race").
+  {
+    role:
+      /\b(?:grooms?|groomers?|stable ?(?:hands?|attendants?|workers?|help(?:ers?)?)|barn (?:hands?|workers?|help(?:ers?)?|attendants?)|hot ?walkers?|stall muckers?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting:
+      /\b(?:races?|racing|racetracks?|race ?horses?|backstretch|track|thoroughbreds?|shows?|polo|equestrian|jumpers?|jumping|dressage|riding|carriage)\b/i,
+    not: /\b(?:farms?|ranch(?:es)?|breeding|stud|foaling|yearlings?|broodmares?)\b/i,
+    reading: "animal caretaker",
+  },
+  // A room attendant of a hotel, motel, resort or lodge cleans guest rooms (maids and housekeeping
+  // cleaners, 37-2012); O*NET lists "Room Attendant" under the room-service food servers and the
+  // locker room attendants only, so "Room Attendant - Hotel" went there.
+  {
+    role: /\b(?:room|rm) attendants?(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting:
+      /\b(?:hotels?|motels?|resorts?|lodges?|lodging|inns?|casinos?|condos?|condominiums?|vacation|suites?|housekeeping|rooms division)\b/i,
+    // Another room's attendant ("Dish Room Attendant", "Linen Room Attendant") or room service.
+    not:
+      /\b(?:dish|locker|linen|dining|stock|tool|mail|game|card|coat|check|cloak|rest|wash|fitting|dressing|break|club|steam)\s*room\b|\broom service\b/i,
+    reading: "guest room attendant",
+  },
+];
+
+/**
+ * The reading of a title whose occupation its setting decides (SETTINGS: a racetrack's groom is an
+ * animal caretaker, a hotel's room attendant a maid), or null.
+ */
+export function settingReading(raw: string): string | null {
+  for (const { role, setting, not, reading } of SETTINGS) {
+    if (role.test(raw) && setting.test(raw) && !not?.test(raw)) return reading;
+  }
+  return null;
+}
+
 /** A lower-case letter before a comma and a capital after it: "Software Engineer, Machine Learning". */
 const CAPITALISED_AFTER_COMMA = /[a-z][^,]*,\s*[A-Z]/;
 

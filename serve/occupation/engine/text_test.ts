@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { abbreviates, cleanTitle, schoolLevel, twoForms } from "./text.ts";
+import { abbreviates, cleanTitle, schoolLevel, settingReading, twoForms } from "./text.ts";
 
 const words = (text: string) => text.split(" ");
 
@@ -91,4 +91,27 @@ Deno.test("cleanTitle gives a bare role the best of several parts that names a r
   // Of three parts, one without a role head does not become the role's domain.
   const weak = (segment: string) => segment === "supervisor" ? 400 : 20;
   assert.equal(cleanTitle("Supervisor - Night Shift Team - Dock 4", weak).text, "supervisor");
+});
+
+Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's room attendant a maid", () => {
+  const caretakers = [
+    "Groom - Racetrack",
+    "Hot Walker/Groom - Race Track",
+    "Stable Hand - Polo Club",
+    "Barn Worker - Thoroughbred Training Center",
+    "Show Groom - Hunter/Jumper",
+  ];
+  for (const title of caretakers) assert.equal(settingReading(title), "animal caretaker", title);
+  const rooms = ["Room Attendant - Hotel", "Casino Hotel Room Attendant", "Rm Attendant (Resort)"];
+  for (const title of rooms) assert.equal(settingReading(title), "guest room attendant", title);
+  const stay = [
+    "Groom", // no setting: as O*NET lists it
+    "Stable Hand - Thoroughbred Breeding Farm", // a farm's horses are livestock
+    "Groom Supervisor - Racetrack", // the role is the supervisor's
+    "Room Attendant", // no setting
+    "Room Attendant Supervisor - Hotel",
+    "Dish Room Attendant - Hotel Banquets", // another room's attendant
+    "Room Service Attendant - Hotel",
+  ];
+  for (const title of stay) assert.equal(settingReading(title), null, title);
 });
