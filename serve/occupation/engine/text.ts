@@ -536,6 +536,15 @@ export function schoolLevel(folded: string): string | null {
  */
 export const ROLE_PART_SCORE = 100;
 
+/**
+ * Added to the first part's score when it names a role: an employer writes the role first and its
+ * setting after ("Bellman - Resort Hotel", "Barback - Beach Bar", "Crew Leader - Farm Labor"), and
+ * a setting of rarer words had outscored a role of common ones. A later part still wins by more
+ * than this (a title of the index scores SEGMENT_TITLE_BONUS, 30). Measured at 10, 20, 40, 80 and
+ * 200 on the blind rounds (12 fixed, 1 broken from 20 on; notes/issue15.md, section 48).
+ */
+const FIRST_PART_BONUS = 20;
+
 function cleanParts(
   raw: string,
   segmentScore: (segment: string) => number,
@@ -576,7 +585,8 @@ function cleanParts(
     if (field) return { text: `${field} scientist`, rest: "", reread: true };
   }
   // Split on separators that join an occupation with a location, team or level, clean each
-  // part, and keep the part that looks most occupational (the first on a tie).
+  // part, and keep the part that looks most occupational (the first on a tie, and by
+  // FIRST_PART_BONUS when it names a role).
   const exclusions: string[] = [];
   const capitalisedAfterComma = CAPITALISED_AFTER_COMMA.test(raw);
   const parts = text.split(PARTS);
@@ -589,6 +599,7 @@ function cleanParts(
   const excluded = exclusions.length > 0 ? { excluded: exclusions.join(", ") } : {};
   let cleaned = segments[0] ?? "";
   let bestScore = segments.length > 1 ? segmentScore(cleaned) : 0;
+  if (bestScore >= ROLE_PART_SCORE) bestScore += FIRST_PART_BONUS;
   for (const segment of segments.slice(1)) {
     const score = segmentScore(segment);
     if (score > bestScore) [cleaned, bestScore] = [segment, score];

@@ -115,3 +115,20 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
   ];
   for (const title of stay) assert.equal(settingReading(title), null, title);
 });
+
+Deno.test("cleanTitle keeps a first part that names a role over a setting of rarer words", () => {
+  // Both parts end in words that head titles; the setting's words are rarer.
+  const score = (segment: string) =>
+    ({ "line cook": 105, "seafood shack": 118, "night shift": 20, "head cashier": 104 })[
+      segment
+    ] ?? 0;
+  assert.deepEqual(cleanTitle("Line Cook - Seafood Shack", score), {
+    text: "line cook",
+    rest: "seafood shack",
+  });
+  // A first part that names no role still gives way.
+  assert.equal(cleanTitle("Night Shift - Head Cashier", score).text, "head cashier");
+  // A later part that outscores the first by more than the bonus still wins.
+  const title = (segment: string) => ({ "line cook": 105, "seafood line cook": 140 })[segment] ?? 0;
+  assert.equal(cleanTitle("Line Cook - Seafood Line Cook", title).text, "seafood line cook");
+});
