@@ -53,9 +53,9 @@ import { assess, BANDS, type Calibration } from "../serve/occupation/engine/conf
 import { calibratedEceFloor, calibrationReport } from "../serve/occupation/engine/logistic.ts";
 import {
   type DevExample,
-  EMPLOYER_TITLES,
   fnv1a,
-  parseEmployerTitles,
+  readEmployerTitles,
+  UNREAD_BLIND_ROUNDS,
 } from "../serve/occupation/engine/devset.ts";
 import { bm25Ranker, type OccupationDoc, postgresFtsRanker, titleBm25Ranker } from "./baselines.ts";
 import { resolveSide } from "../build/diff_releases.ts";
@@ -211,6 +211,7 @@ const SUBSETS: [string, (e: DevExample) => boolean][] = [
   ["employer: seasonal", (e) => e.variant === "employer" && e.style === "seasonal"],
   ["employer: visa", (e) => e.variant === "employer" && e.style === "visa"],
   ["employer: general", (e) => e.variant === "employer" && e.style === "general"],
+  ["employer: catalog", (e) => e.variant === "employer" && e.style === "catalog"],
 ];
 
 /** The headline figures of one artifact, for the side-by-side summary. */
@@ -250,7 +251,7 @@ async function evaluate(artifactDir: string, release: string): Promise<Summary> 
       `${source.vectors ? source.vectors.terms.length + " word vectors" : "no vectors"}, ` +
       `employment prior for ${source.employment?.size ?? 0} codes`,
   );
-  const employer = parseEmployerTitles(await Deno.readTextFile(EMPLOYER_TITLES));
+  const employer = await readEmployerTitles();
   if (values["no-fusion"] || values["fit-fusion"]) source = { ...source, fusion: undefined };
   if (values["fit-fusion"]) {
     const started = performance.now();
@@ -754,33 +755,7 @@ async function catalogFixture(
 }
 
 /** The blind sets (blindFixtures), by name. */
-const BLIND = [
-  "catalog",
-  "catalog_hard",
-  "seasonal",
-  "visa",
-  "catalog_2",
-  "seasonal_2",
-  "visa_2",
-  "catalog_3",
-  "seasonal_3",
-  "visa_3",
-  "catalog_4",
-  "seasonal_4",
-  "visa_4",
-  "catalog_5",
-  "seasonal_5",
-  "visa_5",
-  "catalog_6",
-  "seasonal_6",
-  "visa_6",
-  "catalog_7",
-  "seasonal_7",
-  "visa_7",
-  "catalog_8",
-  "seasonal_8",
-  "visa_8",
-].map((name) => ({
+const BLIND = [...UNREAD_BLIND_ROUNDS].map((name) => ({
   name,
   url: new URL(`../fixtures/occupation-dev/blind_${name}_titles.csv`, import.meta.url),
 }));
@@ -790,17 +765,12 @@ const BLIND = [
  * the engine, its fixtures or its notes, in the style of the three hidden sets of issue 15 (a
  * coding index's entries, seasonal-worker filings, skilled-visa filings with the code an employer
  * would file), labelled from the SOC definitions, none verbatim in O*NET 29.3 and none in the other
- * fixtures; catalog_hard holds coding-index titles whose words no single O*NET title has. Nothing
- * is fitted on them; they estimate how the engine does on titles nobody tuned it for. Full index,
- * top-1 / top-5 at SOC 6-digit, ECE at SOC 6-digit. The sets named `_2` are a second round,
- * written later the same way when the first had been read, and read in turn (ranker 71); `_3` is a
- * third round, written when the second was read, and read for rankers 74-79; `_4` a fourth,
- * written while the third was read, and read for rankers 82-85; `_5` a fifth, written while the
- * fourth was read, scored unread at ranker 82 and then seen (notes/issue15.md, section 47); `_6` a
- * sixth, written while the fifth was read, and read for rankers 86 on (section 48); `_7` a seventh,
- * scored unread at ranker 85 and then seen by mistake (its misses printed with round 6's), so read
- * too; `_8` an eighth: report its figures, do not read its misses, and write a ninth round when
- * they have been.
+ * fixtures. Only the unread rounds are scored here (devset.ts UNREAD_BLIND_ROUNDS: nothing is
+ * fitted on them, and their misses are not printed); they estimate how the engine does on titles
+ * nobody tuned it for. Full index, top-1 / top-5 at SOC 6-digit, ECE at SOC 6-digit. A round that
+ * has been read joins the employer-style dev data (READ_BLIND_ROUNDS: half fitted on, half scored
+ * in the employer-style subsets above); rounds 1-7 were read for rankers 71-89 (notes/issue15.md,
+ * sections 43-48).
  */
 async function blindFixtures(
   source: IndexSource,

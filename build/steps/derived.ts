@@ -7,7 +7,7 @@ import { buildTermVectors } from "./vectors.ts";
 import { readIndexSource } from "../../serve/occupation/engine/load.ts";
 import { type Channel, fitChannel } from "../../serve/occupation/engine/calibrate.ts";
 import { fitFusion } from "../../serve/occupation/engine/fusion.ts";
-import { EMPLOYER_TITLES, parseEmployerTitles } from "../../serve/occupation/engine/devset.ts";
+import { readEmployerTitles } from "../../serve/occupation/engine/devset.ts";
 import { OccupationIndex } from "../../serve/occupation/engine/index.ts";
 import { writeSnapshot } from "../../serve/occupation/engine/snapshot.ts";
 import {
@@ -77,7 +77,7 @@ export async function writeAnswersSnapshot(
  */
 export async function buildCalibrationTable(connection: DuckDBConnection): Promise<number> {
   const source = await readIndexSource(connection);
-  const employer = parseEmployerTitles(await Deno.readTextFile(EMPLOYER_TITLES));
+  const employer = await readEmployerTitles();
   const channels: Channel[] = source.vectors ? ["hybrid", "lexical"] : ["lexical"];
   await connection.run(
     `CREATE TABLE ranker_calibration (channel VARCHAR, ranker_version VARCHAR, method VARCHAR,
@@ -103,7 +103,7 @@ export async function buildCalibrationTable(connection: DuckDBConnection): Promi
  */
 export async function buildFusionTable(connection: DuckDBConnection): Promise<number> {
   const source = await readIndexSource(connection);
-  const employer = parseEmployerTitles(await Deno.readTextFile(EMPLOYER_TITLES));
+  const employer = await readEmployerTitles();
   const fusion = fitFusion(source, source.vectors ? "hybrid" : "lexical", {
     employer,
     employerHalf: 0,
