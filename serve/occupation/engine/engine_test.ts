@@ -2158,3 +2158,27 @@ Deno.test("a racetrack's groom is an animal caretaker, a hotel's room attendant 
   // Read as another title, not reported as the index's exact title.
   assert.equal(rank("Groom - Racetrack").cleanedTitle, "animal caretaker");
 });
+
+Deno.test("an accounting firm's tax senior or tax associate is a tax accountant", () => {
+  const rank = titleRanker(
+    [
+      occupation("13-2011.00", "Accountants and Auditors", "Examine financial records."),
+      occupation("13-2081.00", "Tax Examiners and Collectors, and Revenue Agents", "Audit."),
+      occupation("13-2082.00", "Tax Preparers", "Prepare tax returns."),
+    ],
+    [
+      indexTitle("13-2011.00", "primary", "Accountants and Auditors"),
+      indexTitle("13-2011.00", "alternate", "Tax Accountant"),
+      indexTitle("13-2081.00", "alternate", "Tax Examiner"),
+      indexTitle("13-2081.00", "alternate", "Tax Associate"),
+      indexTitle("13-2081.00", "alternate", "Tax Analyst"),
+      indexTitle("13-2082.00", "alternate", "Tax Preparer"),
+      indexTitle("13-2082.00", "alternate", "Tax Associate"),
+      indexTitle("13-2082.00", "alternate", "Tax Consultant"),
+    ],
+  );
+  const top = (title: string) => rank(title).results[0].onetCode;
+  assert.equal(top("Tax Senior"), "13-2011.00");
+  assert.equal(top("Senior Associate, Tax"), "13-2011.00");
+  assert.equal(top("Tax Examiner"), "13-2081.00");
+});

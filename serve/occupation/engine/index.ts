@@ -24,6 +24,7 @@ import {
   ROLE_PART_SCORE,
   roleHead,
   settingReading,
+  taxPractice,
   TECH_WORDS,
   twoForms,
 } from "./text.ts";
@@ -53,7 +54,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "89";
+export const RANKER_VERSION = "90";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1522,7 +1523,7 @@ export class OccupationIndex {
    * (#withoutApprentice) follow in #rankTitle.
    */
   #readWords(text: string, raw: string): string {
-    let words = this.#withoutCoPrefix(assuranceAsAudit(text), raw);
+    let words = this.#withoutCoPrefix(taxPractice(assuranceAsAudit(text), raw), raw);
     words = this.#withoutRank(words);
     words = this.#expandContractions(words, raw);
     words = this.#joinCompounds(words);

@@ -780,6 +780,27 @@ export function settingReading(raw: string): string | null {
   return null;
 }
 
+/**
+ * An accounting firm's tax associate, tax staff or tax senior ("Tax Senior", "International Tax
+ * Senior Associate", "Tax Staff - Partnership") is a tax accountant: O*NET lists "Tax Associate"
+ * under the accountants, the tax examiners and the tax preparers alike, and "Tax Senior" cleans to
+ * "tax" alone, which went to the examiners (the revenue service's) or the preparers. A bare "tax"
+ * reads so only when the title as written had a firm's rank ("Senior", "Associate", "Staff"); an
+ * analyst, specialist, consultant or examiner of tax stays as O*NET lists it, and so does the
+ * practice's director, manager or partner.
+ */
+export function taxPractice(text: string, raw: string): string {
+  if (!text.includes("tax")) return text;
+  const m = text.match(/^((?:[a-z]+ ){0,2})tax(?: (associate|staff))?$/);
+  if (!m) return text;
+  if (!m[2] && !/\b(?:senior|associate|staff)\b/i.test(raw)) return text;
+  // A director, manager, head or partner of tax leads the practice ("Senior Director Tax").
+  if (/\b(?:director|manager|head|chief|vp|vice president|partner|principal)\b/i.test(raw)) {
+    return text;
+  }
+  return `${m[1]}tax accountant`;
+}
+
 /** A lower-case letter before a comma and a capital after it: "Software Engineer, Machine Learning". */
 const CAPITALISED_AFTER_COMMA = /[a-z][^,]*,\s*[A-Z]/;
 

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { abbreviates, cleanTitle, schoolLevel, settingReading, twoForms } from "./text.ts";
+import {
+  abbreviates,
+  cleanTitle,
+  schoolLevel,
+  settingReading,
+  taxPractice,
+  twoForms,
+} from "./text.ts";
 
 const words = (text: string) => text.split(" ");
 
@@ -131,4 +138,19 @@ Deno.test("cleanTitle keeps a first part that names a role over a setting of rar
   // A later part that outscores the first by more than the bonus still wins.
   const title = (segment: string) => ({ "line cook": 105, "seafood line cook": 140 })[segment] ?? 0;
   assert.equal(cleanTitle("Line Cook - Seafood Line Cook", title).text, "seafood line cook");
+});
+
+Deno.test("taxPractice: a firm's tax associate, staff or senior is a tax accountant", () => {
+  assert.equal(taxPractice("tax", "Tax Senior"), "tax accountant");
+  assert.equal(taxPractice("tax associate", "Tax Associate"), "tax accountant");
+  assert.equal(
+    taxPractice("international tax associate", "International Tax Senior Associate"),
+    "international tax accountant",
+  );
+  assert.equal(taxPractice("tax", "Senior Associate, Tax"), "tax accountant");
+  // No rank, another role, or the practice's leader: as written.
+  assert.equal(taxPractice("tax", "Tax"), "tax");
+  assert.equal(taxPractice("tax analyst", "Senior Tax Analyst"), "tax analyst");
+  assert.equal(taxPractice("tax examiner", "Tax Examiner"), "tax examiner");
+  assert.equal(taxPractice("tax", "Senior Director Tax"), "tax");
 });
