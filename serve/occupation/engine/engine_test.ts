@@ -2182,3 +2182,40 @@ Deno.test("an accounting firm's tax senior or tax associate is a tax accountant"
   assert.equal(top("Senior Associate, Tax"), "13-2011.00");
   assert.equal(top("Tax Examiner"), "13-2081.00");
 });
+
+Deno.test("a helper of a trade without helpers is the trade's worker, not another group's helper", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("37-3011.00", "Landscaping and Groundskeeping Workers", "Tend lawns."),
+      occupation("47-2181.00", "Roofers", "Cover roofs."),
+      occupation("47-3016.00", "Helpers--Roofers", "Help roofers."),
+      occupation("51-9198.00", "Helpers--Production Workers", "Help production workers."),
+    ],
+    titles: [
+      indexTitle("37-3011.00", "alternate", "Lawn Worker"),
+      indexTitle("37-3011.00", "alternate", "Lawn Care Laborer"),
+      indexTitle("47-2181.00", "alternate", "Roofer"),
+      indexTitle("47-2181.00", "alternate", "Lawn Roofer"),
+      indexTitle("47-3016.00", "primary", "Helpers--Roofers"),
+      indexTitle("47-3016.00", "alternate", "Roofer Helper"),
+      indexTitle("51-9198.00", "primary", "Helpers--Production Workers"),
+      indexTitle("51-9198.00", "alternate", "Production Helper"),
+    ],
+    vectors: null,
+  });
+  const at = FUSION_FEATURES.indexOf("role_mismatch");
+  const mismatch = (title: string) => {
+    const ranked = index.rank({ title }, { limit: 4, semantic: false, features: true });
+    return new Map(ranked.results.map((r, i) => [r.onetCode, ranked.features![i][at]]));
+  };
+  // SOC has no helpers of the grounds workers: a lawn helper is one of them, at no cost; the
+  // roofers have helpers of their own, so a helper's query costs them.
+  const lawn = mismatch("Lawn Helper");
+  assert.equal(lawn.get("37-3011.00"), 0);
+  assert.equal(lawn.get("47-2181.00"), 1);
+  assert.equal(
+    index.rank({ title: "Roofing Helper" }, { limit: 1, semantic: false })
+      .results[0].onetCode,
+    "47-3016.00",
+  );
+});

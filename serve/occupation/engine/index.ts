@@ -54,7 +54,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "90";
+export const RANKER_VERSION = "91";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -2625,7 +2625,10 @@ export class OccupationIndex {
           }
         } else if (
           cls !== 3 && (qRole !== "worker" || cls !== 0) && !sameWords[occ] &&
-          !(qRole === "manager" && cls === 1)
+          !(qRole === "manager" && cls === 1) &&
+          // A worker whose major group has no helper occupation is its own helpers' answer
+          // ("Landscape Helper": SOC has no helpers of the grounds workers).
+          !(qRole === "helper" && cls === 0 && this.#helperOf[occ] < 0)
         ) {
           const penalty = qRole === "worker" ? 0.5 : 1;
           scores[occ] -= w.role_mismatch * penalty;
