@@ -767,6 +767,30 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:dish|locker|linen|dining|stock|tool|mail|game|card|coat|check|cloak|rest|wash|fitting|dressing|break|club|steam)\s*room\b|\broom service\b/i,
     reading: "guest room attendant",
   },
+  // A ski area's lift operator runs a recreation ride (amusement and recreation attendants, where
+  // O*NET lists "Ski Lift Operator"); read as written, "Lift Operator" is the forklift drivers'.
+  {
+    role: /\b(?:chair ?lift|lift) (?:operators?|attendants?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting: /\b(?:ski|skiing|snowboard|snowboarding)\b/i,
+    reading: "ski lift operator",
+  },
+  // A game agent or operator of a carnival midway or a fair runs an amusement concession
+  // ("Carnival Worker", amusement and recreation attendants); "Game Attendant" alone is also the
+  // gambling services' and "Game Agent" the fish and game wardens'.
+  {
+    role: /\b(?:games? (?:agents?|operators?|attendants?|workers?)|jointees?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting: /\b(?:midway|carnivals?|fairs?|boardwalk|amusements?|circus|traveling show)\b/i,
+    not: /\b(?:casino|gaming|wildlife|warden)\b/i,
+    reading: "carnival worker",
+  },
+  // A shucker of a raw bar or an oyster bar prepares food (food preparation workers); O*NET lists
+  // "Oyster Shucker" only with the seafood plants' cutters and trimmers.
+  {
+    role: /\b(?:(?:oyster|clam) )?shuckers?(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting: /\b(?:raw bar|oyster bar|oyster house|seafood house|restaurant|clam shack|crab shack)\b/i,
+    not: /\b(?:plant|processing|packing|packer|cannery)\b/i,
+    reading: "food preparation worker",
+  },
 ];
 
 /**

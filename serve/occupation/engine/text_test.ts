@@ -111,8 +111,20 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
   for (const title of caretakers) assert.equal(settingReading(title), "animal caretaker", title);
   const rooms = ["Room Attendant - Hotel", "Casino Hotel Room Attendant", "Rm Attendant (Resort)"];
   for (const title of rooms) assert.equal(settingReading(title), "guest room attendant", title);
+  const others: [string, string][] = [
+    ["Lift Operator - Ski Resort", "ski lift operator"],
+    ["Chairlift Operator (Ski Area)", "ski lift operator"],
+    ["Game Agent - Carnival Midway", "carnival worker"],
+    ["Jointee - Traveling Show", "carnival worker"],
+    ["Raw Bar Shucker - Oyster Bar", "food preparation worker"],
+    ["Shucker, oyster (raw bar)", "food preparation worker"],
+  ];
+  for (const [title, reading] of others) assert.equal(settingReading(title), reading, title);
   const stay = [
     "Groom", // no setting: as O*NET lists it
+    "Lift Operator - Warehouse", // a forklift
+    "Game Attendant - Casino",
+    "Oyster Shucker - Processing Plant", // the plant's cutters and trimmers
     "Stable Hand - Thoroughbred Breeding Farm", // a farm's horses are livestock
     "Groom Supervisor - Racetrack", // the role is the supervisor's
     "Room Attendant", // no setting
