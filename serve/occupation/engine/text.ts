@@ -778,7 +778,8 @@ const SETTINGS: readonly SettingReading[] = [
   // ("Carnival Worker", amusement and recreation attendants); "Game Attendant" alone is also the
   // gambling services' and "Game Agent" the fish and game wardens'.
   {
-    role: /\b(?:games? (?:agents?|operators?|attendants?|workers?)|jointees?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    role:
+      /\b(?:games? (?:agents?|operators?|attendants?|workers?)|jointees?)(?=\s*(?:$|[-–—(),/|:]))/i,
     setting: /\b(?:midway|carnivals?|fairs?|boardwalk|amusements?|circus|traveling show)\b/i,
     not: /\b(?:casino|gaming|wildlife|warden)\b/i,
     reading: "carnival worker",
@@ -787,7 +788,8 @@ const SETTINGS: readonly SettingReading[] = [
   // "Oyster Shucker" only with the seafood plants' cutters and trimmers.
   {
     role: /\b(?:(?:oyster|clam) )?shuckers?(?=\s*(?:$|[-–—(),/|:]))/i,
-    setting: /\b(?:raw bar|oyster bar|oyster house|seafood house|restaurant|clam shack|crab shack)\b/i,
+    setting:
+      /\b(?:raw bar|oyster bar|oyster house|seafood house|restaurant|clam shack|crab shack)\b/i,
     not: /\b(?:plant|processing|packing|packer|cannery)\b/i,
     reading: "food preparation worker",
   },
