@@ -742,6 +742,14 @@ interface SettingReading {
   reading: string;
 }
 
+/**
+ * Words of a farm setting: crops, orchards, fields and packing sheds. O*NET's titles, tasks and
+ * descriptions name few crops ("tomato" is in none), so a farm's pruner or sorter reads as the
+ * tree trimmers' or the inspectors' (SETTINGS).
+ */
+const FARM_SETTING =
+  /\b(?:farms?|farming|ranch|orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|fields?|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|nuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|dairy|cattle|disking|tillage|cultivating|planting)\b/i;
+
 const SETTINGS: readonly SettingReading[] = [
   // SOC 2018 codes the carers of race horses, show horses and other animals not raised for
   // consumption as animal caretakers (39-2021) and excludes them from the farm animal workers
@@ -792,6 +800,36 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:raw bar|oyster bar|oyster house|seafood house|restaurant|clam shack|crab shack)\b/i,
     not: /\b(?:plant|processing|packing|packer|cannery)\b/i,
     reading: "food preparation worker",
+  },
+  // SOC codes the pruning of crops, vines and orchard trees to the crop farmworkers (45-2092), and
+  // the filings of farms say so; O*NET lists "Vine Pruner" and "Grape Pruner" with the tree
+  // trimmers, whose work is roads' and utilities' trees and landscapes'.
+  {
+    role: /\bpruners?(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting: FARM_SETTING,
+    not:
+      /\b(?:utility|utilities|right[- ]of[- ]way|row|line clearance|arborists?|landscap\w*|residential|municipal|parks?|climb\w*|bucket|city|county)\b/i,
+    reading: "crop farmworker",
+  },
+  // A sorter, grader or culler of a farm's or packing shed's produce grades unprocessed
+  // agricultural products (45-2041); read as written, the inspectors of manufactured goods
+  // (51-9061) took them when the crop word was one O*NET lacks.
+  {
+    role: /\b(?:sorters?|graders?|cullers?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting: FARM_SETTING,
+    not:
+      /\b(?:mail|parcels?|packages?|recycl\w*|scrap|lumber|logs?|metal|glass|laundry|textiles?|garments?|road|motor|warehouse|distribution)\b/i,
+    reading: "produce sorter",
+  },
+  // A harvester, planter, shaker, swather or tractor of a farm is driven by an agricultural
+  // equipment operator (45-2091); read as written, the crop word took the crop farmworkers and a
+  // tractor driver the industrial truck drivers.
+  {
+    role:
+      /\b(?:harvesters?|combines?|planters?|shakers?|swathers?|balers?|tractors?) (?:operators?|drivers?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting: FARM_SETTING,
+    not: /\b(?:warehouse|yard|terminal|port|trailer|semi)\b/i,
+    reading: "agricultural equipment operator",
   },
 ];
 

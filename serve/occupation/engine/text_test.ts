@@ -118,6 +118,12 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     ["Jointee - Traveling Show", "carnival worker"],
     ["Raw Bar Shucker - Oyster Bar", "food preparation worker"],
     ["Shucker, oyster (raw bar)", "food preparation worker"],
+    ["Vineyard Pruners", "crop farmworker"],
+    ["Tree Fruit Pruner - Dormant Season", "crop farmworker"],
+    ["Tomato Sorter - Packing Shed", "produce sorter"],
+    ["Burley Tobacco Grader", "produce sorter"],
+    ["Tractor Driver - Disking & Cultivating", "agricultural equipment operator"],
+    ["Sugar Beet Harvester Operator", "agricultural equipment operator"],
   ];
   for (const [title, reading] of others) assert.equal(settingReading(title), reading, title);
   const stay = [
@@ -125,6 +131,11 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Lift Operator - Warehouse", // a forklift
     "Game Attendant - Casino",
     "Oyster Shucker - Processing Plant", // the plant's cutters and trimmers
+    "Pruner - Utility Right-of-Way", // a road's or a line's trees
+    "Pruner", // no setting
+    "Mail Sorter",
+    "Sorter - Produce Distribution Warehouse",
+    "Tractor Trailer Driver - Produce", // a truck
     "Stable Hand - Thoroughbred Breeding Farm", // a farm's horses are livestock
     "Groom Supervisor - Racetrack", // the role is the supervisor's
     "Room Attendant", // no setting
