@@ -831,6 +831,17 @@ const SETTINGS: readonly SettingReading[] = [
     not: /\b(?:warehouse|yard|terminal|port|trailer|semi)\b/i,
     reading: "agricultural equipment operator",
   },
+  // A farm's picker, topper, primer, weeder, thinner or field hand of a crop works the crop by hand
+  // (45-2092); read as written, a crop word O*NET lacks left the generic role to the production
+  // workers, all other ("Tobacco Primer", "Cucumber Picker"), or a cherry picker to the cranes.
+  {
+    role:
+      /\b(?:pickers?|toppers?|primers?|suckerers?|weeders?|hoers?|thinners?|bunchers?|field (?:hands?|workers?|laborers?))(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting: FARM_SETTING,
+    not:
+      /\b(?:cattle|dairy|calv\w*|cows?|sheep|lamb\w*|goats?|hogs?|swine|pigs?|poultry|chickens?|eggs?|turkeys?|horses?|equine|livestock|feedlot|feedyard|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial)\b/i,
+    reading: "crop farmworker",
+  },
 ];
 
 /**

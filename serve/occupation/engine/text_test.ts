@@ -124,6 +124,8 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     ["Burley Tobacco Grader", "produce sorter"],
     ["Tractor Driver - Disking & Cultivating", "agricultural equipment operator"],
     ["Sugar Beet Harvester Operator", "agricultural equipment operator"],
+    ["Cherry Picker - Seasonal (June-Aug)", "crop farmworker"],
+    ["Tobacco Primer - Flue-Cured Hand Harvest", "crop farmworker"],
   ];
   for (const [title, reading] of others) assert.equal(settingReading(title), reading, title);
   const stay = [
@@ -136,6 +138,8 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Mail Sorter",
     "Sorter - Produce Distribution Warehouse",
     "Tractor Trailer Driver - Produce", // a truck
+    "Order Picker - Produce Warehouse",
+    "Field Hand - Cattle Ranch", // the animals' farmworkers
     "Stable Hand - Thoroughbred Breeding Farm", // a farm's horses are livestock
     "Groom Supervisor - Racetrack", // the role is the supervisor's
     "Room Attendant", // no setting
