@@ -842,6 +842,27 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:cattle|dairy|calv\w*|cows?|sheep|lamb\w*|goats?|hogs?|swine|pigs?|poultry|chickens?|eggs?|turkeys?|horses?|equine|livestock|feedlot|feedyard|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial)\b/i,
     reading: "crop farmworker",
   },
+  // A picker, peeler, trimmer, cutter, slimer, header or line worker of a seafood or poultry plant
+  // cuts and trims the catch or the birds (51-3022); read as written, the generic role went to the
+  // production workers, all other, the cutting machine tenders or, through "salmon", the fishers.
+  // Not on a boat, a farm or a dock, nor at a raw bar.
+  {
+    role:
+      /\b(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|filleters?|deboners?|processors?|(?:production |processing )?(?:line )?(?:workers?|associates?|laborers?))(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting:
+      /\b(?:crabs?|crab meat|crawfish|crayfish|shrimp|fish|salmon|pollock|halibut|cod|catfish|oysters?|clams?|scallops?|seafood|poultry|chickens?|turkeys?|evisceration|cut-?up|deboning|slime line|fish house)\b/i,
+    not:
+      /\b(?:restaurant|raw bar|oyster bar|boats?|vessels?|f\/v|fishing|fisherm[ae]n|deckhands?|farms?|ponds?|hatcher(?:y|ies)|traps?|seining|live hang|catchers?|docks?|offload\w*|unload\w*|feed|grower|breeders?|broilers?|layers?|(?:poultry|chicken|turkey) (?:house|barn)|grow-?out|cannery|canning|house worker - egg|market|retail|counter|cook)\b/i,
+    reading: "seafood processor",
+  },
+  // A kill floor's worker, a hide puller or a stunner slaughters (51-3023); "Kill Floor Worker" went
+  // to the janitors and the production workers, all other.
+  {
+    role:
+      /\b(?:kill floor (?:workers?|laborers?|associates?|hands?)|hide pullers?|stunners?|(?:slaughter|kill) (?:workers?|laborers?))(?=\s*(?:$|[-–—(),/|:]))/i,
+    setting: /\b(?:kill|slaughter\w*|beef|pork|hogs?|cattle|lambs?|meat|packing|plant|floor)\b/i,
+    reading: "slaughterer",
+  },
 ];
 
 /**

@@ -126,6 +126,11 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     ["Sugar Beet Harvester Operator", "agricultural equipment operator"],
     ["Cherry Picker - Seasonal (June-Aug)", "crop farmworker"],
     ["Tobacco Primer - Flue-Cured Hand Harvest", "crop farmworker"],
+    ["Crab Pickers - Blue Crab Plant", "seafood processor"],
+    ["Line Worker - Poultry Evisceration", "seafood processor"],
+    ["Fish House Worker", "seafood processor"],
+    ["Kill Floor Worker - Beef Plant", "slaughterer"],
+    ["Hide Puller - Beef Kill", "slaughterer"],
   ];
   for (const [title, reading] of others) assert.equal(settingReading(title), reading, title);
   const stay = [
@@ -140,6 +145,10 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Tractor Trailer Driver - Produce", // a truck
     "Order Picker - Produce Warehouse",
     "Field Hand - Cattle Ranch", // the animals' farmworkers
+    "Fish Hatchery Worker", // a fish farm
+    "Poultry House Worker - Broiler Breeder", // a poultry farm
+    "Cannery Line Worker - Salmon Canning", // the canning machines' tenders
+    "Deckhand - Shrimp Boat",
     "Stable Hand - Thoroughbred Breeding Farm", // a farm's horses are livestock
     "Groom Supervisor - Racetrack", // the role is the supervisor's
     "Room Attendant", // no setting
