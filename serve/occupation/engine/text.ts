@@ -842,13 +842,14 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:cattle|dairy|calv\w*|cows?|sheep|lamb\w*|goats?|hogs?|swine|pigs?|poultry|chickens?|eggs?|turkeys?|horses?|equine|livestock|feedlot|feedyard|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial)\b/i,
     reading: "crop farmworker",
   },
-  // A picker, peeler, trimmer, cutter, slimer, header or line worker of a seafood or poultry plant
-  // cuts and trims the catch or the birds (51-3022); read as written, the generic role went to the
-  // production workers, all other, the cutting machine tenders or, through "salmon", the fishers.
-  // Not on a boat, a farm or a dock, nor at a raw bar.
+  // A picker, peeler, trimmer, cutter, slimer, header or line, plant or house worker of a seafood
+  // or poultry plant cuts and trims the catch or the birds (51-3022); read as written, the generic
+  // role went to the production workers, all other, the cutting machine tenders or, through
+  // "salmon", the fishers. Not on a boat, a farm or a dock, in a cannery nor at a raw bar; a
+  // filleter, a processor or a processing worker reads as O*NET has them ("Fish Filleter").
   {
     role:
-      /\b(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|filleters?|deboners?|processors?|(?:production |processing )?(?:line )?(?:workers?|associates?|laborers?))(?=\s*(?:$|[-–—(),/|:]))/i,
+      /\b(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|deboners?|(?:line|plant|house|production) (?:workers?|associates?|laborers?))(?=\s*(?:$|[-–—(),/|:]))/i,
     setting:
       /\b(?:crabs?|crab meat|crawfish|crayfish|shrimp|fish|salmon|pollock|halibut|cod|catfish|oysters?|clams?|scallops?|seafood|poultry|chickens?|turkeys?|evisceration|cut-?up|deboning|slime line|fish house)\b/i,
     not:
