@@ -853,7 +853,7 @@ const SETTINGS: readonly SettingReading[] = [
     setting:
       /\b(?:crabs?|crab meat|crawfish|crayfish|shrimp|fish|salmon|pollock|halibut|cod|catfish|oysters?|clams?|scallops?|seafood|poultry|chickens?|turkeys?|evisceration|cut-?up|deboning|slime line|fish house)\b/i,
     not:
-      /\b(?:restaurant|raw bar|oyster bar|boats?|vessels?|f\/v|fishing|fisherm[ae]n|deckhands?|farms?|ponds?|hatcher(?:y|ies)|traps?|seining|live hang|catchers?|docks?|offload\w*|unload\w*|feed|grower|breeders?|broilers?|layers?|(?:poultry|chicken|turkey) (?:house|barn)|grow-?out|cannery|canning|house worker - egg|market|retail|counter|cook)\b/i,
+      /\b(?:restaurant|raw bar|oyster bar|boats?|vessels?|f\/v|fishing|fisherm[ae]n|deckhands?|farms?|ponds?|hatcher(?:y|ies)|traps?|seining|live hang|catchers?|docks?|offload\w*|unload\w*|feed|grower|breeders?|broilers?|layers?|(?:poultry|chicken|turkey) (?:house|barn)|grow-?out|cannery|canning|market|retail|counter|cook)\b/i,
     reading: "seafood processor",
   },
   // A kill floor's worker, a hide puller or a stunner slaughters (51-3023); "Kill Floor Worker" went
