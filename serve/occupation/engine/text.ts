@@ -732,8 +732,10 @@ export function assuranceAsAudit(text: string): string {
  * setting stays.
  */
 interface SettingReading {
-  /** The role: the last words of a part of the title. */
+  /** The role: the last words of a part of the title (endsPart). */
   role: RegExp;
+  /** Not with a word of live animals (LIVESTOCK): the row is about crops. */
+  cropsOnly?: boolean;
   /** A word of the title as written that names the setting. */
   setting: RegExp;
   /** A word of the title as written that names the other setting (the title stays). */
@@ -741,6 +743,18 @@ interface SettingReading {
   /** The reading: a title of the index. */
   reading: string;
 }
+
+/** Words that end a part of a title as written: before a dash, bracket, comma or slash, or the end. */
+const PART_END = String.raw`(?=\s*(?:$|[-–—(),/|:]))`;
+
+/** A role (a regular expression's source) that ends a part of the title as written. */
+function endsPart(role: string): RegExp {
+  return new RegExp(String.raw`\b${role}${PART_END}`, "i");
+}
+
+/** Words of live animals: a farm's sorter or picker of them is no crop worker. */
+const LIVESTOCK =
+  /\b(?:cattle|cows?|calv\w*|steers?|heifers?|sheep|lamb\w*|goats?|hogs?|swine|pigs?|horses?|equine|livestock|feedlots?|feedyards?)\b/i;
 
 /**
  * Words of a farm setting: crops, orchards, fields and packing sheds. O*NET's titles, tasks and
@@ -756,8 +770,10 @@ const SETTINGS: readonly SettingReading[] = [
   // (45-2093); O*NET lists "Stable Hand", "Horse Groomer" and "Barn Worker" only under the latter,
   // so a racetrack's groom went to the farm (or to the race officials, through "race").
   {
-    role:
-      /\b(?:grooms?|groomers?|stable ?(?:hands?|attendants?|workers?|help(?:ers?)?)|barn (?:hands?|workers?|help(?:ers?)?|attendants?)|hot ?walkers?|stall muckers?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(
+      String
+        .raw`(?:grooms?|groomers?|stable ?(?:hands?|attendants?|workers?|help(?:ers?)?)|barn (?:hands?|workers?|help(?:ers?)?|attendants?)|hot ?walkers?|stall muckers?)`,
+    ),
     setting:
       /\b(?:races?|racing|racetracks?|race ?horses?|backstretch|track|thoroughbreds?|shows?|polo|equestrian|jumpers?|jumping|dressage|riding|carriage)\b/i,
     not: /\b(?:farms?|ranch(?:es)?|breeding|stud|foaling|yearlings?|broodmares?)\b/i,
@@ -767,7 +783,7 @@ const SETTINGS: readonly SettingReading[] = [
   // cleaners, 37-2012); O*NET lists "Room Attendant" under the room-service food servers and the
   // locker room attendants only, so "Room Attendant - Hotel" went there.
   {
-    role: /\b(?:room|rm) attendants?(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(String.raw`(?:room|rm) attendants?`),
     setting:
       /\b(?:hotels?|motels?|resorts?|lodges?|lodging|inns?|casinos?|condos?|condominiums?|vacation|suites?|housekeeping|rooms division)\b/i,
     // Another room's attendant ("Dish Room Attendant", "Linen Room Attendant") or room service.
@@ -778,7 +794,7 @@ const SETTINGS: readonly SettingReading[] = [
   // A ski area's lift operator runs a recreation ride (amusement and recreation attendants, where
   // O*NET lists "Ski Lift Operator"); read as written, "Lift Operator" is the forklift drivers'.
   {
-    role: /\b(?:chair ?lift|lift) (?:operators?|attendants?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(String.raw`(?:chair ?lift|lift) (?:operators?|attendants?)`),
     setting: /\b(?:ski|skiing|snowboard|snowboarding)\b/i,
     reading: "ski lift operator",
   },
@@ -786,8 +802,7 @@ const SETTINGS: readonly SettingReading[] = [
   // ("Carnival Worker", amusement and recreation attendants); "Game Attendant" alone is also the
   // gambling services' and "Game Agent" the fish and game wardens'.
   {
-    role:
-      /\b(?:games? (?:agents?|operators?|attendants?|workers?)|jointees?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(String.raw`(?:games? (?:agents?|operators?|attendants?|workers?)|jointees?)`),
     setting: /\b(?:midway|carnivals?|fairs?|boardwalk|amusements?|circus|traveling show)\b/i,
     not: /\b(?:casino|gaming|wildlife|warden)\b/i,
     reading: "carnival worker",
@@ -795,7 +810,7 @@ const SETTINGS: readonly SettingReading[] = [
   // A shucker of a raw bar or an oyster bar prepares food (food preparation workers); O*NET lists
   // "Oyster Shucker" only with the seafood plants' cutters and trimmers.
   {
-    role: /\b(?:(?:oyster|clam) )?shuckers?(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(String.raw`(?:(?:oyster|clam) )?shuckers?`),
     setting:
       /\b(?:raw bar|oyster bar|oyster house|seafood house|restaurant|clam shack|crab shack)\b/i,
     not: /\b(?:plant|processing|packing|packer|cannery)\b/i,
@@ -805,8 +820,9 @@ const SETTINGS: readonly SettingReading[] = [
   // the filings of farms say so; O*NET lists "Vine Pruner" and "Grape Pruner" with the tree
   // trimmers, whose work is roads' and utilities' trees and landscapes'.
   {
-    role: /\bpruners?(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(String.raw`pruners?`),
     setting: FARM_SETTING,
+    cropsOnly: true,
     not:
       /\b(?:utility|utilities|right[- ]of[- ]way|row|line clearance|arborists?|landscap\w*|residential|municipal|parks?|climb\w*|bucket|city|county)\b/i,
     reading: "crop farmworker",
@@ -815,8 +831,9 @@ const SETTINGS: readonly SettingReading[] = [
   // agricultural products (45-2041); read as written, the inspectors of manufactured goods
   // (51-9061) took them when the crop word was one O*NET lacks.
   {
-    role: /\b(?:sorters?|graders?|cullers?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(String.raw`(?:sorters?|graders?|cullers?)`),
     setting: FARM_SETTING,
+    cropsOnly: true,
     not:
       /\b(?:mail|parcels?|packages?|recycl\w*|scrap|lumber|logs?|metal|glass|laundry|textiles?|garments?|road|motor|warehouse|distribution)\b/i,
     reading: "produce sorter",
@@ -825,8 +842,10 @@ const SETTINGS: readonly SettingReading[] = [
   // equipment operator (45-2091); read as written, the crop word took the crop farmworkers and a
   // tractor driver the industrial truck drivers.
   {
-    role:
-      /\b(?:harvesters?|combines?|planters?|shakers?|swathers?|balers?|tractors?) (?:operators?|drivers?)(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(
+      String
+        .raw`(?:harvesters?|combines?|planters?|shakers?|swathers?|balers?|tractors?) (?:operators?|drivers?)`,
+    ),
     setting: FARM_SETTING,
     not: /\b(?:warehouse|yard|terminal|port|trailer|semi)\b/i,
     reading: "agricultural equipment operator",
@@ -835,11 +854,14 @@ const SETTINGS: readonly SettingReading[] = [
   // (45-2092); read as written, a crop word O*NET lacks left the generic role to the production
   // workers, all other ("Tobacco Primer", "Cucumber Picker"), or a cherry picker to the cranes.
   {
-    role:
-      /\b(?:pickers?|toppers?|primers?|suckerers?|weeders?|hoers?|thinners?|bunchers?|field (?:hands?|workers?|laborers?))(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(
+      String
+        .raw`(?:pickers?|toppers?|primers?|suckerers?|weeders?|hoers?|thinners?|bunchers?|field (?:hands?|workers?|laborers?))`,
+    ),
     setting: FARM_SETTING,
+    cropsOnly: true,
     not:
-      /\b(?:cattle|dairy|calv\w*|cows?|sheep|lamb\w*|goats?|hogs?|swine|pigs?|poultry|chickens?|eggs?|turkeys?|horses?|equine|livestock|feedlot|feedyard|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial)\b/i,
+      /\b(?:dairy|poultry|chickens?|eggs?|turkeys?|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial)\b/i,
     reading: "crop farmworker",
   },
   // A picker, peeler, trimmer, cutter, slimer, header or line, plant or house worker of a seafood
@@ -848,8 +870,10 @@ const SETTINGS: readonly SettingReading[] = [
   // "salmon", the fishers. Not on a boat, a farm or a dock, in a cannery nor at a raw bar; a
   // filleter, a processor or a processing worker reads as O*NET has them ("Fish Filleter").
   {
-    role:
-      /\b(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|deboners?|(?:line|plant|house|production) (?:workers?|associates?|laborers?))(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(
+      String
+        .raw`(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|deboners?|(?:line|plant|house|production) (?:workers?|associates?|laborers?))`,
+    ),
     setting:
       /\b(?:crabs?|crab meat|crawfish|crayfish|shrimp|fish|salmon|pollock|halibut|cod|catfish|oysters?|clams?|scallops?|seafood|poultry|chickens?|turkeys?|evisceration|cut-?up|deboning|slime line|fish house)\b/i,
     not:
@@ -859,8 +883,10 @@ const SETTINGS: readonly SettingReading[] = [
   // A kill floor's worker, a hide puller or a stunner slaughters (51-3023); "Kill Floor Worker" went
   // to the janitors and the production workers, all other.
   {
-    role:
-      /\b(?:kill floor (?:workers?|laborers?|associates?|hands?)|hide pullers?|stunners?|(?:slaughter|kill) (?:workers?|laborers?))(?=\s*(?:$|[-–—(),/|:]))/i,
+    role: endsPart(
+      String
+        .raw`(?:kill floor (?:workers?|laborers?|associates?|hands?)|hide pullers?|stunners?|(?:slaughter|kill) (?:workers?|laborers?))`,
+    ),
     setting: /\b(?:kill|slaughter\w*|beef|pork|hogs?|cattle|lambs?|meat|packing|plant|floor)\b/i,
     reading: "slaughterer",
   },
@@ -871,8 +897,10 @@ const SETTINGS: readonly SettingReading[] = [
  * animal caretaker, a hotel's room attendant a maid), or null.
  */
 export function settingReading(raw: string): string | null {
-  for (const { role, setting, not, reading } of SETTINGS) {
-    if (role.test(raw) && setting.test(raw) && !not?.test(raw)) return reading;
+  for (const { role, setting, not, cropsOnly, reading } of SETTINGS) {
+    if (!role.test(raw) || !setting.test(raw) || not?.test(raw)) continue;
+    if (cropsOnly && LIVESTOCK.test(raw)) continue;
+    return reading;
   }
   return null;
 }

@@ -145,6 +145,8 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Tractor Trailer Driver - Produce", // a truck
     "Order Picker - Produce Warehouse",
     "Field Hand - Cattle Ranch", // the animals' farmworkers
+    "Cattle Sorter - Feedyard", // live animals, not produce
+    "Pruner - Goat Dairy",
     "Fish Hatchery Worker", // a fish farm
     "Poultry House Worker - Broiler Breeder", // a poultry farm
     "Cannery Line Worker - Salmon Canning", // the canning machines' tenders
