@@ -358,6 +358,54 @@ Deno.test("rest_cover: the query's words other than its role head, 0 for the hea
   assert.ok(Math.abs(kitchen.get("35-3023.00")! - one) < 1e-9, "kitchen is the rest");
 });
 
+Deno.test("domain_rest: a supervisor query credits the supervisors of the workers its domain names", () => {
+  const source = {
+    occupations: [
+      occupation(
+        "47-1011.00",
+        "First-Line Supervisors of Construction Trades and Extraction Workers",
+        "Supervise.",
+      ),
+      occupation(
+        "51-1011.00",
+        "First-Line Supervisors of Production and Operating Workers",
+        "Supervise.",
+      ),
+      occupation("47-2021.00", "Brickmasons and Blockmasons", "Lay bricks."),
+      occupation("51-2092.00", "Team Assemblers", "Assemble."),
+    ],
+    titles: [
+      indexTitle("47-1011.00", "alternate", "Field Supervisor"),
+      indexTitle("51-1011.00", "alternate", "Production Supervisor"),
+      indexTitle("51-1011.00", "alternate", "Line Supervisor"),
+      indexTitle("51-1011.00", "alternate", "Plant Supervisor"),
+      indexTitle("47-2021.00", "alternate", "Brickmason"),
+      indexTitle("51-2092.00", "alternate", "Assembler"),
+    ],
+    vectors: null,
+  };
+  const at = FUSION_FEATURES.indexOf("domain_rest");
+  const rank = (weights: Partial<typeof DEFAULT_WEIGHTS>) => {
+    const index = new OccupationIndex(source, { ...DEFAULT_WEIGHTS, ...weights });
+    return index.rank({ title: "Brickmason Supervisor" }, {
+      limit: 4,
+      semantic: false,
+      features: true,
+    });
+  };
+  const ranked = rank({ domain_rest: 0.5 });
+  const byCode = new Map(ranked.results.map((r, i) => [r.onetCode, ranked.features![i][at]]));
+  const one = 1 / (1 + DEFAULT_WEIGHTS.k_titles);
+  assert.ok(Math.abs(byCode.get("47-1011.00")! - one) < 1e-9, "the brickmasons' rest cover");
+  assert.equal(byCode.get("51-1011.00"), 0, "no production worker has 'brickmason'");
+  assert.equal(byCode.get("47-2021.00"), 0, "a worker occupation has no domain_rest");
+  assert.equal(ranked.results[0].onetCode, "47-1011.00");
+  // A worker query has none.
+  const index = new OccupationIndex(source, { ...DEFAULT_WEIGHTS, domain_rest: 0.5 });
+  const worker = index.rank({ title: "Brickmason" }, { limit: 4, semantic: false, features: true });
+  for (const row of worker.features!) assert.equal(row[at], 0);
+});
+
 Deno.test("a leading rank word is seniority unless the index has the pair as a title phrase", () => {
   const index = new OccupationIndex({
     occupations: [

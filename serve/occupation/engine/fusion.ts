@@ -63,6 +63,7 @@ function handWeights(): number[] {
     w.head_occ,
     w.manager_match,
     w.rest_cover,
+    w.domain_rest,
   ];
 }
 

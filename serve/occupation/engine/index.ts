@@ -54,7 +54,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "98";
+export const RANKER_VERSION = "99";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -292,6 +292,13 @@ export interface RankerWeights {
    */
   rest_cover: number;
   /**
+   * A supervisor (helper) query on a supervisor (helper) occupation: the best rest_cover among
+   * the domain worker occupations it supervises (helps). "Brickmason Supervisor" names the
+   * brickmasons, whose supervisors are the construction trades'; the production supervisors'
+   * many "X Supervisor" titles match the role word alone.
+   */
+  domain_rest: number;
+  /**
    * The cleaned query is one of the occupation's coded titles, those a coding index assigns it
    * (its primary title, sources 04 and 06), in any word order ("Manager, Car Wash" is the title
    * "Car Wash Manager"), bracketed words and exclusions of the title aside ("Heavy Equipment
@@ -344,6 +351,7 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   head_occ: 0.1,
   manager_match: 0.15,
   rest_cover: 0,
+  domain_rest: 0,
   exact: 0.3,
   shared_prior: 0.3,
   shared_sources: 0.1,
@@ -369,6 +377,7 @@ export const FUSION_FEATURES = [
   "head_occ",
   "manager_match",
   "rest_cover",
+  "domain_rest",
 ] as const;
 
 /** The ranker weights a fusion model gives (its weights on the linear part, the rest as is). */
@@ -392,6 +401,7 @@ export function fusedWeights(
     headOcc,
     managerMatch,
     restCover,
+    domainRest,
   ] = fusion.weights;
   return {
     ...base,
@@ -410,6 +420,7 @@ export function fusedWeights(
     head_occ: headOcc ?? base.head_occ,
     manager_match: managerMatch ?? base.manager_match,
     rest_cover: restCover ?? base.rest_cover,
+    domain_rest: domainRest ?? base.domain_rest,
   };
 }
 
@@ -691,6 +702,8 @@ export class OccupationIndex {
     /** Occupation coverage of the query's role head alone (rest_cover). */
     headCover: Float64Array;
     transfer: Float64Array;
+    /** Best rest_cover of the domain workers a supervisor (helper) occupation is linked to. */
+    domainRest: Float64Array;
     context: Float64Array;
     contextList: Int32Array;
     transferFrom: Int32Array;
@@ -839,6 +852,7 @@ export class OccupationIndex {
       headOcc: new Float64Array(nOcc),
       headCover: new Float64Array(nOcc),
       transfer: new Float64Array(nOcc),
+      domainRest: new Float64Array(nOcc),
       context: new Float64Array(nOcc),
       contextList: new Int32Array(nOcc),
       transferFrom: new Int32Array(nOcc),
@@ -2306,6 +2320,7 @@ export class OccupationIndex {
     const headOcc = work.headOcc.fill(0);
     work.context.fill(0);
     work.transfer.fill(0);
+    work.domainRest.fill(0);
     if (options.features && work.features.length === 0) {
       work.features = new Float64Array(nOcc * FUSION_FEATURES.length);
     }
@@ -2565,6 +2580,7 @@ export class OccupationIndex {
         features[f + 12] = fHead;
         features[f + 13] = 0;
         features[f + 14] = fRest;
+        features[f + 15] = 0;
       }
     }
     // Roles: a supervisor (helper) query reaches the supervisor (helper) occupation of the
@@ -2584,6 +2600,7 @@ export class OccupationIndex {
         ? this.#helperOf
         : null;
       const transferFrom = work.transferFrom;
+      const domainRest = work.domainRest;
       const targets: number[] = [];
       if (link) {
         for (let p = 0; p < nPool; p++) {
@@ -2592,6 +2609,10 @@ export class OccupationIndex {
           if (to < 0 || this.#roleClass[occ] !== 0) continue;
           if (transfer[to] === 0) targets.push(to);
           if (scores[occ] > transfer[to]) [transfer[to], transferFrom[to]] = [scores[occ], occ];
+          if (restWeight > 0) {
+            const rest = (cover[occ] - headCover[occ]) / restWeight;
+            if (rest > domainRest[to]) domainRest[to] = rest;
+          }
         }
       }
       for (const to of targets) {
@@ -2620,8 +2641,11 @@ export class OccupationIndex {
             scores[occ] += w.manager_match;
             if (features) features[occ * nf + 13] = 1;
           } else {
-            scores[occ] += w.role_match;
-            if (features) features[occ * nf + 8] = 1;
+            scores[occ] += w.role_match + w.domain_rest * domainRest[occ];
+            if (features) {
+              features[occ * nf + 8] = 1;
+              features[occ * nf + 15] = domainRest[occ];
+            }
           }
         } else if (
           cls !== 3 && (qRole !== "worker" || cls !== 0) && !sameWords[occ] &&
