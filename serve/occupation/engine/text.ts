@@ -890,6 +890,55 @@ const SETTINGS: readonly SettingReading[] = [
     setting: /\b(?:kill|slaughter\w*|beef|pork|hogs?|cattle|lambs?|meat|packing|plant|floor)\b/i,
     reading: "slaughterer",
   },
+  // A laborer, crew, hand or helper of landscape work O*NET's titles do not name (mulch, hardscape,
+  // leaf cleanup, annual color, a golf course's divots and bunkers) is a landscaping worker
+  // (37-3011: SOC names sod laying, mowing, trimming, planting, sprinkler installation and
+  // mortarless walls); read as written, the generic role went to the material movers, the
+  // construction laborers or the production workers, all other. Not a farm's, a nursery's or a
+  // shop's: those are the crop farmworkers' and the mechanics'.
+  {
+    role: endsPart(
+      String
+        .raw`(?:laborers?|labou?rers?|workers?|hands?|helpers?|crew(?: members?| workers?)?|(?:edger|trimmer|mower|blower) operators?)`,
+    ),
+    setting:
+      /\b(?:landscap\w*|hardscap\w*|softscap\w*|mulch\w*|sod|turf|lawns?|mowing|mowers?|leaf|leaves|fall cleanups?|spring cleanups?|flower ?beds?|annual colou?r|bed maintenance|weed ?eaters?|string trimmers?|edgers?|divots?|bunkers?|golf (?:course|club)s?|grounds ?(?:crew|maintenance)|yard ?work|sprinklers?)\b/i,
+    not:
+      /\b(?:farms?|crops?|orchards?|vineyards?|vines?|grapes?|nursery|greenhouse|ranch|alfalfa|hay|potato(?:es)?|corn|cotton|wheat|tobacco|berr(?:y|ies)|fruits?|vegetables?|tomato(?:es)?|citrus|produce|harvest\w*|repair\w*|mechanics?|shop|sales|retail|store|warehouse|supervisors?|forem[ae]n|leads?|leaders?)\b/i,
+    reading: "landscape laborer",
+  },
+  // A worker, hand, crew or catcher of live farm animals (a hog barn, a lambing shed, an apiary, a
+  // catfish farm, a foaling barn) attends to them (45-2093, whose SOC definition names cattle,
+  // sheep, swine, poultry, fish, shellfish and bees); read as written, a word O*NET's titles lack
+  // ("lambing", "apiary", "finisher") left the generic role to the production workers, all other.
+  // Not a processing plant's: those are the slaughterers' and the meat cutters'.
+  {
+    role: endsPart(
+      String
+        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|crew(?: members?| workers?)?)`,
+    ),
+    setting:
+      /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feedlots?|feedyards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|catfish farms?|fish farms?|aquaculture|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
+    not:
+      /\b(?:plants?|processing|slaughter\w*|kill|packing|packers?|cannery|creamery|cheese|meat|deboning|evisceration|veterinar\w*|vet|clinic|hospital|racetracks?|race|track|show|zoo|kennels?|shelters?|supervisors?|foremen|foreman|leads?|leaders?)\b/i,
+    reading: "livestock laborer",
+  },
+  // A laborer, hand, planter or collector of a forest, a tree farm or a seed orchard, or of
+  // Christmas trees and wreath greens, is a forest and conservation worker (45-4011: SOC names
+  // tree planters, seedling pullers and gatherers of nontimber forestry products); read as
+  // written, the generic role went to the landscaping workers or the production workers, all
+  // other.
+  {
+    role: endsPart(
+      String
+        .raw`(?:laborers?|workers?|hands?|planters?|collectors?|pickers?|gatherers?|tippers?|brush cutters?|crew(?: members?| workers?)?)`,
+    ),
+    setting:
+      /\b(?:forest\w*|reforestation|woods|woodlands?|tree planting|seedlings?|christmas trees?|tree farms?|seed orchards?|cones?|balsam|wreath\w*|pine straw|fuels? reduction|timber stand|silvicultur\w*)\b/i,
+    not:
+      /\b(?:lots?|sales|retail|stores?|fire\w*|logging|loggers?|sawmill|mill|landscap\w*|utility|utilities|greenhouse|supervisors?|foremen|foreman|leads?|leaders?)\b|(?<!forest )\bnursery\b/i,
+    reading: "forestry worker",
+  },
 ];
 
 /**

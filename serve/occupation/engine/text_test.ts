@@ -144,11 +144,8 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Sorter - Produce Distribution Warehouse",
     "Tractor Trailer Driver - Produce", // a truck
     "Order Picker - Produce Warehouse",
-    "Field Hand - Cattle Ranch", // the animals' farmworkers
     "Cattle Sorter - Feedyard", // live animals, not produce
     "Pruner - Goat Dairy",
-    "Fish Hatchery Worker", // a fish farm
-    "Poultry House Worker - Broiler Breeder", // a poultry farm
     "Cannery Line Worker - Salmon Canning", // the canning machines' tenders
     "Deckhand - Shrimp Boat",
     "Stable Hand - Thoroughbred Breeding Farm", // a farm's horses are livestock
@@ -159,6 +156,42 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Room Service Attendant - Hotel",
   ];
   for (const title of stay) assert.equal(settingReading(title), null, title);
+});
+
+Deno.test("settingReading: landscape, live-animal and forest work by its setting words", () => {
+  const readings: [string, string | null][] = [
+    ["Mulch Crew Laborer", "landscape laborer"],
+    ["Fall Cleanup Laborer - Leaf Removal", "landscape laborer"],
+    ["String Trimmer/Edger Operator (Weed Eater)", "landscape laborer"],
+    ["Golf Course Crew - Divot Filling", "landscape laborer"],
+    ["Irrigation Installer Helper - Landscape Sprinklers", "landscape laborer"],
+    ["HOG BARN WORKER - FINISHER SITE", "livestock laborer"],
+    ["Lambing Shed Hand", "livestock laborer"],
+    ["Chicken Catcher - Live Haul Crew", "livestock laborer"],
+    ["Foaling Attendant (Night Watch)", "livestock laborer"],
+    ["Apiary Worker - Honey Season", "livestock laborer"],
+    // Not the crop rows' (a farm's animals): the animal farmworkers, as O*NET has these titles.
+    ["Field Hand - Cattle Ranch", "livestock laborer"],
+    ["Fish Hatchery Worker", "livestock laborer"],
+    ["Poultry House Worker - Broiler Breeder", "livestock laborer"],
+    ["Cone Collector - Seed Orchard", "forestry worker"],
+    ["Balsam Tipper (Wreath Greens)", "forestry worker"],
+    ["Brush Cutter - Forestry / Fuels Reduction", "forestry worker"],
+    // The other setting, another role, or the supervisor of the crew: read as written.
+    ["Hand-Line Mover - Sprinkler Irrigation (Alfalfa/Potatoes)", null],
+    ["Lawn Mower Repair Helper", null],
+    ["Landscape Crew Foreman", null],
+    ["Landscape Architect", null],
+    ["Poultry Processing Plant Worker", "seafood processor"],
+    ["Hog Slaughter Plant Worker", null],
+    ["Veterinary Clinic Kennel Attendant - Calving Season", null],
+    ["Dairy Plant Worker", null],
+    ["Christmas Tree Lot Worker", null],
+    ["Nursery Worker - Seedlings", null],
+    ["Forest Nursery Worker - Seedlings", "forestry worker"],
+    ["Wildland Fire Crew Member - Forest Service", null],
+  ];
+  for (const [title, reading] of readings) assert.equal(settingReading(title), reading, title);
 });
 
 Deno.test("cleanTitle keeps a first part that names a role over a setting of rarer words", () => {
