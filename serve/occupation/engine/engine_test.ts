@@ -2268,3 +2268,24 @@ Deno.test("a helper of a trade without helpers is the trade's worker, not anothe
     "47-3016.00",
   );
 });
+
+Deno.test("a title written in Spanish ranks as its English reading", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("35-2021.00", "Food Preparation Workers", "Prepare food."),
+      occupation("21-2011.00", "Clergy", "Lead worship."),
+      occupation("45-2093.00", "Farmworkers, Farm, Ranch, and Aquacultural Animals", "Herd."),
+    ],
+    titles: [
+      indexTitle("35-2021.00", "alternate", "Kitchen Helper"),
+      indexTitle("21-2011.00", "alternate", "Pastor"),
+      indexTitle("45-2093.00", "alternate", "Sheepherder"),
+    ],
+    vectors: null,
+  });
+  const top = (title: string) =>
+    index.rank({ title }, { limit: 1, semantic: false }).results[0]?.onetCode;
+  assert.equal(top("Ayudante de Cocina"), "35-2021.00");
+  assert.equal(top("Pastor de Ovejas"), "45-2093.00");
+  assert.equal(top("Pastor"), "21-2011.00");
+});

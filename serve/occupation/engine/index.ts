@@ -14,6 +14,7 @@
  * - description: a job description's words in the occupation's description and tasks. It only
  *   re-orders candidates the title found.
  */
+import { spanishAsEnglish } from "./spanish.ts";
 import { foldText, indexTerms, tokenize } from "../../text/normalize.ts";
 import {
   assuranceAsAudit,
@@ -54,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "100";
+export const RANKER_VERSION = "101";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1522,6 +1523,9 @@ export class OccupationIndex {
    * whose best match is stronger answers, as the index holds such titles as two titles.
    */
   rank(query: RankQuery, options: RankOptions): Ranking {
+    // A title written in Spanish is read in English first ("Ayudante de Cocina").
+    const english = spanishAsEnglish(query.title);
+    if (english !== query.title) query = { ...query, title: english };
     const forms = twoForms(query.title.replace(/\s+/g, " ").trim());
     if (!forms) return this.#rankTitle(query, options);
     const [first, second] = forms.map((title) => this.#rankTitle({ ...query, title }, options));

@@ -762,7 +762,7 @@ const LIVESTOCK =
  * tree trimmers' or the inspectors' (SETTINGS).
  */
 const FARM_SETTING =
-  /\b(?:farms?|farming|ranch|orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|fields?|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|nuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|dairy|cattle|disking|tillage|cultivating|planting)\b/i;
+  /\b(?:farms?|farming|ranch|orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|fields?|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|nuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|dairy|cattle|disking|tillage|cultivating|planting)\b/i;
 
 const SETTINGS: readonly SettingReading[] = [
   // SOC 2018 codes the carers of race horses, show horses and other animals not raised for

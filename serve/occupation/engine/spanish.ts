@@ -1,0 +1,308 @@
+/**
+ * Job titles written in Spanish, read in English before the ranking: U.S. employers of farm,
+ * landscaping, kitchen, housekeeping and construction crews post "Ayudante de Cocina", "Jornalero
+ * Agrícola" or "Camarista - Hotel", and no O*NET title is Spanish. Read word by word, those titles
+ * matched nothing or an English word of the same spelling ("Pastor de Ovejas" went to the clergy).
+ *
+ * Only a part of the title (between dashes, slashes, brackets and commas) that has a word of the
+ * Spanish lexicon that is no English title word (SPANISH_ONLY) is read; the rest stays as written.
+ * Spanish puts the head first and its modifiers after ("trabajador agrícola general", "ayudante
+ * de cocina"): the reading is the modifiers in reverse, then the complement after "de", then the
+ * head ("general farm worker", "kitchen helper"). Words the lexicon lacks pass through as written
+ * ("hotel", "chile").
+ */
+
+/** Phrases read whole, before the words (accents dropped, ñ kept, lower case). */
+const PHRASES: readonly [RegExp, string][] = [
+  [/\bpastor(?:es)? de (?:ovejas|borregos|ovinos)\b/g, "sheepherder"],
+  [/\bpastor(?:es)? de cabras\b/g, "goat herder"],
+  [/\bpastor(?:es)? de ganado\b/g, "livestock herder"],
+  [/\bama de llaves\b/g, "housekeeper"],
+  [/\bareas verdes\b/g, "grounds"],
+  [/\bmano de obra\b/g, "laborer"],
+  [/\btiempo completo\b/g, "full time"],
+  [/\bmedio tiempo\b/g, "part time"],
+  [/\bcomida rapida\b/g, "fast food"],
+];
+
+/** Spanish words and their English reading (accents dropped, ñ kept). */
+const WORDS: Readonly<Record<string, string>> = {
+  // Roles.
+  ayudante: "helper",
+  ayudantes: "helpers",
+  asistente: "assistant",
+  auxiliar: "assistant",
+  jardinero: "gardener",
+  jardinera: "gardener",
+  jardineros: "gardeners",
+  capataz: "foreman",
+  mayordomo: "foreman",
+  encargado: "supervisor",
+  encargada: "supervisor",
+  jefe: "chief",
+  gerente: "manager",
+  lider: "lead",
+  podador: "pruner",
+  podadores: "pruners",
+  jornalero: "laborer",
+  jornaleros: "laborers",
+  peon: "laborer",
+  peones: "laborers",
+  obrero: "laborer",
+  obreros: "laborers",
+  trabajador: "worker",
+  trabajadora: "worker",
+  trabajadores: "workers",
+  pizcador: "picker",
+  piscador: "picker",
+  pizcadores: "pickers",
+  recolector: "picker",
+  recolectores: "pickers",
+  cosechador: "harvest worker",
+  cosechadores: "harvest workers",
+  empacador: "packer",
+  empacadora: "packer",
+  empacadores: "packers",
+  clasificador: "sorter",
+  clasificadora: "sorter",
+  borreguero: "sheepherder",
+  borregueros: "sheepherders",
+  ordeñador: "milker",
+  ordeñadora: "milker",
+  ordeñadores: "milkers",
+  vaquero: "ranch hand",
+  vaqueros: "ranch hands",
+  tractorista: "tractor driver",
+  regador: "irrigator",
+  desyerbador: "weeder",
+  deshierbador: "weeder",
+  sembrador: "planter",
+  plantador: "planter",
+  cortador: "cutter",
+  cortadores: "cutters",
+  fileteador: "filleter",
+  camarista: "housekeeper",
+  camaristas: "housekeepers",
+  recamarera: "housekeeper",
+  mucama: "housekeeper",
+  cocinero: "cook",
+  cocinera: "cook",
+  cocineros: "cooks",
+  lavaplatos: "dishwasher",
+  lavaloza: "dishwasher",
+  mesero: "waiter",
+  mesera: "waitress",
+  meseros: "waiters",
+  cantinero: "bartender",
+  cantinera: "bartender",
+  cajero: "cashier",
+  cajera: "cashier",
+  techero: "roofer",
+  techeros: "roofers",
+  pintor: "painter",
+  pintores: "painters",
+  albañil: "mason",
+  albañiles: "masons",
+  carpintero: "carpenter",
+  carpinteros: "carpenters",
+  soldador: "welder",
+  soldadores: "welders",
+  electricista: "electrician",
+  plomero: "plumber",
+  mecanico: "mechanic",
+  chofer: "driver",
+  conductor: "driver",
+  operador: "operator",
+  operadora: "operator",
+  operadores: "operators",
+  limpiador: "cleaner",
+  limpiadora: "cleaner",
+  conserje: "janitor",
+  lavandero: "laundry worker",
+  lavandera: "laundry worker",
+  costurera: "sewer",
+  panadero: "baker",
+  carnicero: "butcher",
+  niñera: "nanny",
+  cuidador: "caregiver",
+  cuidadora: "caregiver",
+  guardia: "guard",
+  vigilante: "security guard",
+  recepcionista: "receptionist",
+  vendedor: "salesperson",
+  vendedora: "salesperson",
+  tecnico: "technician",
+  tecnica: "technician",
+  tecnicos: "technicians",
+  instalador: "installer",
+  instaladores: "installers",
+  ensamblador: "assembler",
+  ensambladora: "assembler",
+  montador: "assembler",
+  // Settings and objects.
+  agricola: "farm",
+  agricolas: "farm",
+  jardineria: "landscaping",
+  paisajismo: "landscaping",
+  cesped: "lawn",
+  riego: "irrigation",
+  cocina: "kitchen",
+  linea: "line",
+  viñedo: "vineyard",
+  viñedos: "vineyard",
+  viña: "vineyard",
+  campo: "field",
+  rancho: "ranch",
+  ovino: "sheep",
+  ovinos: "sheep",
+  ovejas: "sheep",
+  borregos: "sheep",
+  cabras: "goats",
+  ganado: "livestock",
+  ganadero: "livestock",
+  lecheria: "dairy",
+  establo: "stable",
+  invernadero: "greenhouse",
+  vivero: "nursery",
+  cosecha: "harvest",
+  fresa: "strawberry",
+  fresas: "strawberry",
+  uva: "grape",
+  uvas: "grape",
+  manzana: "apple",
+  manzanas: "apple",
+  naranja: "orange",
+  naranjas: "orange",
+  tomate: "tomato",
+  tomates: "tomato",
+  cebolla: "onion",
+  cebollas: "onion",
+  tabaco: "tobacco",
+  algodon: "cotton",
+  maiz: "corn",
+  arboles: "tree",
+  frutales: "fruit",
+  frutas: "fruit",
+  empaque: "packing",
+  planta: "plant",
+  carne: "meat",
+  mariscos: "seafood",
+  pescado: "fish",
+  cangrejo: "crab",
+  jaiba: "crab",
+  camaron: "shrimp",
+  aves: "poultry",
+  pollo: "chicken",
+  pollos: "chicken",
+  cerdos: "hog",
+  puercos: "hog",
+  construccion: "construction",
+  mantenimiento: "maintenance",
+  limpieza: "cleaning",
+  habitaciones: "room",
+  cuartos: "room",
+  restaurante: "restaurant",
+  comida: "food",
+  almacen: "warehouse",
+  bodega: "warehouse",
+  carga: "loading",
+  camion: "truck",
+  maquinaria: "machinery",
+  equipo: "equipment",
+  pesado: "heavy",
+  pesada: "heavy",
+  concreto: "concrete",
+  techos: "roofing",
+  pintura: "painting",
+  madera: "wood",
+  forestal: "forestry",
+  bosque: "forest",
+  reforestacion: "reforestation",
+  pinos: "pine",
+  alberca: "pool",
+  piscina: "pool",
+  temporada: "seasonal",
+  temporal: "seasonal",
+  noche: "night",
+  general: "general",
+};
+
+/**
+ * Words of the lexicon that are no English title words: a part is read as Spanish only with one
+ * of them ("General", "Hotel", "Conductor" or "Pastor" alone stay English).
+ */
+const ENGLISH_TOO = new Set([
+  "general",
+  "conductor",
+  "chofer",
+  "pastor",
+  "planta",
+  "campo",
+  "rancho",
+  "carga",
+  "guardia",
+  "vigilante",
+  "temporal",
+  "auxiliar",
+  "montador",
+  "noche",
+  "bodega",
+  "pollo",
+  "pollos",
+  "aves",
+  "madera",
+  "bosque",
+  "cocina",
+]);
+
+/** Articles and prepositions a reading drops or uses ("de" splits head and complement). */
+const ARTICLES = new Set(["el", "la", "los", "las", "un", "una", "para", "en", "con"]);
+
+/** Accents dropped, ñ kept, lower case. */
+function fold(text: string): string {
+  // The tilde (U+0303) stays, so ñ composes again; other marks go (á -> a).
+  return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u0302\u0304-\u036f]/g, "")
+    .normalize("NFC");
+}
+
+/** A word read in English, or as written. */
+const word = (w: string) => WORDS[w] ?? w;
+
+/** One part of a title read in English: modifiers in reverse, the complement, then the head. */
+function readPart(part: string): string {
+  let text = fold(part).replace(/\bdel\b/g, "de");
+  for (const [pattern, reading] of PHRASES) text = text.replace(pattern, reading);
+  const words = text.split(/\s+/).filter((w) => w !== "" && !ARTICLES.has(w));
+  const groups: string[][] = [[]];
+  for (const w of words) {
+    if (w === "de") groups.push([]);
+    else if (w === "y" || w === "e") groups.at(-1)!.push("and");
+    else groups.at(-1)!.push(w);
+  }
+  // "mantenimiento de areas verdes": each group is a head and its modifiers; the last group
+  // modifies the one before it.
+  const english = groups.filter((g) => g.length > 0).map(([head, ...mods]) =>
+    [...mods.reverse().map(word), word(head)].join(" ")
+  );
+  return english.reverse().join(" ");
+}
+
+/** Whether a part has a word only Spanish has. */
+function isSpanish(part: string): boolean {
+  const text = fold(part);
+  if (PHRASES.some(([pattern]) => new RegExp(pattern.source).test(text))) return true;
+  return text.split(/[^a-zñ]+/).some((w) => Object.hasOwn(WORDS, w) && !ENGLISH_TOO.has(w));
+}
+
+/**
+ * The title with its Spanish parts read in English ("Ayudante de Cocina" -> "kitchen helper",
+ * "Jornalero Agrícola - Cosecha de Fresa" -> "farm laborer - strawberry harvest"); a title with
+ * none is returned as it is.
+ */
+export function spanishAsEnglish(title: string): string {
+  if (!isSpanish(title)) return title;
+  // Parts and their separators, kept: a reading changes only the parts with Spanish words.
+  return title.split(/(\s*[-–—/(),|:]\s*)/).map((piece, i) =>
+    i % 2 === 1 || !isSpanish(piece) ? piece : readPart(piece)
+  ).join("");
+}

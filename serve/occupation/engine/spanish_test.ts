@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { spanishAsEnglish } from "./spanish.ts";
+
+Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last", () => {
+  const cases: [string, string][] = [
+    ["Ayudante de Cocina", "kitchen helper"],
+    ["Cocinero de Línea", "line cook"],
+    ["Trabajador Agrícola General", "general farm worker"],
+    ["JORNALERO AGRÍCOLA - COSECHA DE FRESA", "farm laborer - strawberry harvest"],
+    ["Jardinero - Mantenimiento de Áreas Verdes", "gardener - grounds maintenance"],
+    ["Pastor de Ovejas", "sheepherder"],
+    ["Ordeñador - Lechería", "milker - dairy"],
+    ["Mesero/Mesera", "waiter/waitress"],
+    // Only the Spanish parts: an English part and an unknown word stay as written.
+    ["Camarista - Hotel", "housekeeper - Hotel"],
+    ["Farmworker / Trabajador Agrícola – Tomatoes", "Farmworker / farm worker – Tomatoes"],
+    ["Pizcador de Chile", "chile picker"],
+  ];
+  for (const [title, english] of cases) assert.equal(spanishAsEnglish(title), english, title);
+  // English titles with words Spanish shares stay as they are.
+  const english = [
+    "Pastor",
+    "Senior Pastor - First Baptist",
+    "General Manager",
+    "Conductor",
+    "Cook - El Pollo Loco",
+    "Bodega Clerk",
+    "Farm Worker - Madera, CA",
+    "Line Cook",
+  ];
+  for (const title of english) assert.equal(spanishAsEnglish(title), title, title);
+});
