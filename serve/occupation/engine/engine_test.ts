@@ -2289,3 +2289,33 @@ Deno.test("a title written in Spanish ranks as its English reading", () => {
   assert.equal(top("Pastor de Ovejas"), "45-2093.00");
   assert.equal(top("Pastor"), "21-2011.00");
 });
+
+Deno.test("an engineer with only a rank word and a computing qualifier is a software engineer", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("17-2051.00", "Civil Engineers", "Design roads."),
+      occupation("15-1252.00", "Software Developers", "Write software."),
+      occupation("15-1244.00", "Network and Computer Systems Administrators", "Run systems."),
+    ],
+    titles: [
+      indexTitle("17-2051.00", "alternate", "Engineer"),
+      indexTitle("17-2051.00", "alternate", "Water Resources Engineer"),
+      indexTitle("17-2051.00", "alternate", "Facilities Engineer"),
+      indexTitle("15-1252.00", "alternate", "Software Engineer"),
+      indexTitle("15-1252.00", "alternate", "Java Developer"),
+      indexTitle("15-1244.00", "alternate", "Java Administrator"),
+      indexTitle("15-1244.00", "alternate", "Cloud Administrator"),
+      indexTitle("15-1252.00", "alternate", "Cloud Developer"),
+      indexTitle("15-1252.00", "alternate", "Java Programmer"),
+      indexTitle("15-1252.00", "alternate", "Cloud Engineer"),
+    ],
+    vectors: null,
+  });
+  const top = (title: string) =>
+    index.rank({ title }, { limit: 1, semantic: false }).results[0]?.onetCode;
+  assert.equal(top("Principal Engineer - Java"), "15-1252.00");
+  assert.equal(top("Engineer, Cloud"), "15-1252.00");
+  // A qualifier of other words, or no qualifier: the engineer as written.
+  assert.equal(top("Principal Engineer - Water Resources"), "17-2051.00");
+  assert.equal(top("Lead Engineer"), "17-2051.00");
+});

@@ -55,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "101";
+export const RANKER_VERSION = "102";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -491,6 +491,9 @@ const PROTOTYPE_ROWS = 2;
  * (15-): Kafka 20 of 27, Terraform 7 of 8, Azure 25 of 48, Kotlin 2 of 2 in O*NET 29.3; Kronos 0
  * of 13. (Three occupations, before ranker 79, left "Kotlin Engineer" to the civil engineers.)
  */
+/** An engineer with a rank word at most ("Principal Engineer", "Staff Engineer", "Engineer"). */
+const BARE_ENGINEER = /^(?:(?:senior|principal|staff|lead|junior|chief|associate) )?engineer$/;
+
 const SOFTWARE_READING = { reading: "software", minOccupations: 2, minShare: 0.5 } as const;
 /** The shortest known word an unknown one may start with for its suffix to stand in for it. */
 const MIN_PREFIX = 3;
@@ -1789,6 +1792,33 @@ export class OccupationIndex {
    * ("Crew Leader" is the food service supervisors' title, so the landscaping crew leader came
    * second).
    */
+  /**
+   * An engineer named by a rank word at most ("Principal Engineer", "Staff Engineer") whose
+   * qualifier is a computing team or product ("- Cloud Storage", ", Developer Productivity",
+   * "- Guidewire PolicyCenter": at least half of its words computing ones, #namesComputing, or
+   * software products, #namesSoftware) is a software engineer: read as written, the bare
+   * "engineer" went to the civil engineers and "staff engineer" to the computer hardware
+   * engineers, and the qualifier only re-orders their shortlist. A qualifier of other words stays
+   * a qualifier ("Lead Engineer - Data Center Facilities").
+   */
+  #computingEngineer(cleaned: CleanedTitle): void {
+    if (cleaned.rest === "" || !BARE_ENGINEER.test(cleaned.text)) return;
+    let computing = 0;
+    let known = 0;
+    for (const term of indexTerms(cleaned.rest)) {
+      if (this.#terms.has(term)) {
+        known++;
+        if (this.#namesComputing(term)) computing++;
+      } else if (this.#namesSoftware(term)) {
+        known++;
+        computing++;
+      }
+    }
+    if (computing > 0 && computing * 2 >= known) {
+      cleaned.text = cleaned.text.replace(/engineer$/, "software engineer");
+    }
+  }
+
   #readQualifiedTitle(cleaned: CleanedTitle): void {
     if (cleaned.rest === "" || cleaned.text === "") return;
     const rest = indexTerms(cleaned.rest);
@@ -2202,6 +2232,7 @@ export class OccupationIndex {
     this.#readSetting(cleaned, query.title);
     this.#readSpecialty(cleaned);
     this.#readQualifiedTitle(cleaned);
+    this.#computingEngineer(cleaned);
     cleaned.text = this.#readWords(cleaned.text, query.title);
     this.#readField(cleaned);
     cleaned.text = this.#productDeveloper(this.#techLead(cleaned.text));

@@ -25,6 +25,9 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\bcomida rapida\b/g, "fast food"],
 ];
 
+/** The phrases' patterns without the global flag (a global pattern's test() keeps state). */
+const PHRASE_TESTS = PHRASES.map(([pattern]) => new RegExp(pattern.source));
+
 /** Spanish words and their English reading (accents dropped, ñ kept). */
 const WORDS: Readonly<Record<string, string>> = {
   // Roles.
@@ -290,7 +293,7 @@ function readPart(part: string): string {
 /** Whether a part has a word only Spanish has. */
 function isSpanish(part: string): boolean {
   const text = fold(part);
-  if (PHRASES.some(([pattern]) => new RegExp(pattern.source).test(text))) return true;
+  if (PHRASE_TESTS.some((pattern) => pattern.test(text))) return true;
   return text.split(/[^a-zñ]+/).some((w) => Object.hasOwn(WORDS, w) && !ENGLISH_TOO.has(w));
 }
 
