@@ -263,8 +263,10 @@ const ARTICLES = new Set(["el", "la", "los", "las", "un", "una", "para", "en", "
 
 /** Accents dropped, ñ kept, lower case. */
 function fold(text: string): string {
+  const lower = text.toLowerCase();
+  if (!/[^\u0020-\u007e]/.test(lower)) return lower; // ASCII: nothing to drop
   // The tilde (U+0303) stays, so ñ composes again; other marks go (á -> a).
-  return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u0302\u0304-\u036f]/g, "")
+  return lower.normalize("NFD").replace(/[\u0300-\u0302\u0304-\u036f]/g, "")
     .normalize("NFC");
 }
 
