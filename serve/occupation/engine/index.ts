@@ -491,10 +491,10 @@ const PROTOTYPE_ROWS = 2;
  * (15-): Kafka 20 of 27, Terraform 7 of 8, Azure 25 of 48, Kotlin 2 of 2 in O*NET 29.3; Kronos 0
  * of 13. (Three occupations, before ranker 79, left "Kotlin Engineer" to the civil engineers.)
  */
+const SOFTWARE_READING = { reading: "software", minOccupations: 2, minShare: 0.5 } as const;
+
 /** An engineer with a rank word at most ("Principal Engineer", "Staff Engineer", "Engineer"). */
 const BARE_ENGINEER = /^(?:(?:senior|principal|staff|lead|junior|chief|associate) )?engineer$/;
-
-const SOFTWARE_READING = { reading: "software", minOccupations: 2, minShare: 0.5 } as const;
 /** The shortest known word an unknown one may start with for its suffix to stand in for it. */
 const MIN_PREFIX = 3;
 /**
@@ -1786,13 +1786,6 @@ export class OccupationIndex {
   }
 
   /**
-   * A title and a qualifier that together make a title of the index ("Crew Leader - Landscaping":
-   * O*NET's "Landscaping Crew Leader"; "Project Manager - Construction") are read as that title:
-   * as a qualifier, the words re-ordered only a shortlist the shared title had already decided
-   * ("Crew Leader" is the food service supervisors' title, so the landscaping crew leader came
-   * second).
-   */
-  /**
    * An engineer named by a rank word at most ("Principal Engineer", "Staff Engineer") whose
    * qualifier is a computing team or product ("- Cloud Storage", ", Developer Productivity",
    * "- Guidewire PolicyCenter": at least half of its words computing ones, #namesComputing, or
@@ -1819,6 +1812,13 @@ export class OccupationIndex {
     }
   }
 
+  /**
+   * A title and a qualifier that together make a title of the index ("Crew Leader - Landscaping":
+   * O*NET's "Landscaping Crew Leader"; "Project Manager - Construction") are read as that title:
+   * as a qualifier, the words re-ordered only a shortlist the shared title had already decided
+   * ("Crew Leader" is the food service supervisors' title, so the landscaping crew leader came
+   * second).
+   */
   #readQualifiedTitle(cleaned: CleanedTitle): void {
     if (cleaned.rest === "" || cleaned.text === "") return;
     const rest = indexTerms(cleaned.rest);

@@ -270,8 +270,8 @@ function fold(text: string): string {
     .normalize("NFC");
 }
 
-/** A word read in English, or as written. */
-const word = (w: string) => WORDS[w] ?? w;
+/** A word read in English, or as written (own keys only: "constructor" is no reading). */
+const word = (w: string) => Object.hasOwn(WORDS, w) ? WORDS[w] : w;
 
 /** One part of a title read in English: modifiers in reverse, the complement, then the head. */
 function readPart(part: string): string {

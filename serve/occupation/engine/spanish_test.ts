@@ -15,6 +15,8 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     ["Camarista - Hotel", "housekeeper - Hotel"],
     ["Farmworker / Trabajador Agrícola – Tomatoes", "Farmworker / farm worker – Tomatoes"],
     ["Pizcador de Chile", "chile picker"],
+    // A word the lexicon lacks passes through, even one an object has as a property.
+    ["Ayudante de Constructor", "constructor helper"],
   ];
   for (const [title, english] of cases) assert.equal(spanishAsEnglish(title), english, title);
   // English titles with words Spanish shares stay as they are.
