@@ -902,7 +902,7 @@ const SETTINGS: readonly SettingReading[] = [
         .raw`(?:laborers?|labou?rers?|workers?|hands?|helpers?|crew(?: members?| workers?)?|(?:edger|trimmer|mower|blower) operators?)`,
     ),
     setting:
-      /\b(?:landscap\w*|hardscap\w*|softscap\w*|mulch\w*|sod|turf|lawns?|mowing|mowers?|leaf|leaves|fall cleanups?|spring cleanups?|flower ?beds?|annual colou?r|bed maintenance|weed ?eaters?|string trimmers?|edgers?|divots?|bunkers?|golf (?:course|club)s?|grounds ?(?:crew|maintenance)|yard ?work|sprinklers?)\b/i,
+      /\b(?:landscap\w*|hardscap\w*|softscap\w*|mulch\w*|sod|turf|lawns?|mowing|mowers?|leaf|leaves|fall cleanups?|spring cleanups?|flower ?beds?|annual colou?r|bed maintenance|weed ?eaters?|string trimmers?|divots?|bunkers?|golf (?:course|club)s?|grounds ?(?:crew|maintenance)|yard ?work|lawn sprinklers?)\b/i,
     not:
       /\b(?:farms?|crops?|orchards?|vineyards?|vines?|grapes?|nursery|greenhouse|ranch|alfalfa|hay|potato(?:es)?|corn|cotton|wheat|tobacco|berr(?:y|ies)|fruits?|vegetables?|tomato(?:es)?|citrus|produce|harvest\w*|repair\w*|mechanics?|shop|sales|retail|store|warehouse|supervisors?|forem[ae]n|leads?|leaders?)\b/i,
     reading: "landscape laborer",
@@ -918,7 +918,7 @@ const SETTINGS: readonly SettingReading[] = [
         .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|crew(?: members?| workers?)?)`,
     ),
     setting:
-      /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feedlots?|feedyards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|catfish farms?|fish farms?|aquaculture|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
+      /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feedlots?|feedyards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|catfish farms?|fish farms?|aquaculture|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
     not:
       /\b(?:plants?|processing|slaughter\w*|kill|packing|packers?|cannery|creamery|cheese|meat|deboning|evisceration|veterinar\w*|vet|clinic|hospital|racetracks?|race|track|show|zoo|kennels?|shelters?|supervisors?|foremen|foreman|leads?|leaders?)\b/i,
     reading: "livestock laborer",
@@ -934,7 +934,7 @@ const SETTINGS: readonly SettingReading[] = [
         .raw`(?:laborers?|workers?|hands?|planters?|collectors?|pickers?|gatherers?|tippers?|brush cutters?|crew(?: members?| workers?)?)`,
     ),
     setting:
-      /\b(?:forest\w*|reforestation|woods|woodlands?|tree planting|seedlings?|christmas trees?|tree farms?|seed orchards?|cones?|balsam|wreath\w*|pine straw|fuels? reduction|timber stand|silvicultur\w*)\b/i,
+      /\b(?:forest\w*|reforestation|woods|woodlands?|tree planting|seedlings?|christmas trees?|tree farms?|seed orchards?|(?:pine|seed|fir|spruce) cones?|cones? (?:collect\w*|pick\w*|gather\w*)|balsam|wreath\w*|pine straw|fuels? reduction|timber stand|silvicultur\w*)\b/i,
     not:
       /\b(?:lots?|sales|retail|stores?|fire\w*|logging|loggers?|sawmill|mill|landscap\w*|utility|utilities|greenhouse|supervisors?|foremen|foreman|leads?|leaders?)\b|(?<!forest )\bnursery\b/i,
     reading: "forestry worker",

@@ -190,6 +190,13 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Nursery Worker - Seedlings", null],
     ["Forest Nursery Worker - Seedlings", "forestry worker"],
     ["Wildland Fire Crew Member - Forest Service", null],
+    // A trade's layer, a fire sprinkler fitter, a sawmill's edger, a traffic cone are not these.
+    ["Brick Layer Helper", null],
+    ["Carpet Layer Helper", null],
+    ["Layer House Worker - Egg Gathering", "livestock laborer"],
+    ["Fire Sprinkler Helper", null],
+    ["Edger Operator", null],
+    ["Traffic Cone Worker", null],
   ];
   for (const [title, reading] of readings) assert.equal(settingReading(title), reading, title);
 });
