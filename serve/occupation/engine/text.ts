@@ -762,7 +762,7 @@ const LIVESTOCK =
  * tree trimmers' or the inspectors' (SETTINGS).
  */
 const FARM_SETTING =
-  /\b(?:farms?|farming|ranch|orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|fields?|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|nuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|dairy|cattle|disking|tillage|cultivating|planting)\b/i;
+  /\b(?:farms?|farming|ranch|orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|fields?(?!\s+(?:hands?|workers?|laborers?))|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|nuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|dairy|cattle|disking|tillage|cultivating|planting)\b/i;
 
 const SETTINGS: readonly SettingReading[] = [
   // SOC 2018 codes the carers of race horses, show horses and other animals not raised for
@@ -835,7 +835,7 @@ const SETTINGS: readonly SettingReading[] = [
     setting: FARM_SETTING,
     cropsOnly: true,
     not:
-      /\b(?:mail|parcels?|packages?|recycl\w*|scrap|lumber|logs?|metal|glass|laundry|textiles?|garments?|road|motor|warehouse|distribution)\b/i,
+      /\b(?:mail|parcels?|packages?|recycl\w*|scrap|lumber|logs?|metal|glass|laundry|textiles?|garments?|road|motor|warehouse|distribution|mills?|milling|chips?|(?:clean|rough)[- ]rice)\b/i,
     reading: "produce sorter",
   },
   // A harvester, planter, shaker, swather or tractor of a farm is driven by an agricultural
@@ -861,7 +861,7 @@ const SETTINGS: readonly SettingReading[] = [
     setting: FARM_SETTING,
     cropsOnly: true,
     not:
-      /\b(?:dairy|poultry|chickens?|eggs?|turkeys?|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial)\b/i,
+      /\b(?:dairy|poultry|chickens?|eggs?|turkeys?|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial|machine|mechanical)\b/i,
     reading: "crop farmworker",
   },
   // A picker, peeler, trimmer, cutter, slimer, header or line, plant or house worker of a seafood
@@ -877,7 +877,7 @@ const SETTINGS: readonly SettingReading[] = [
     setting:
       /\b(?:crabs?|crab meat|crawfish|crayfish|shrimp|fish|salmon|pollock|halibut|cod|catfish|oysters?|clams?|scallops?|seafood|poultry|chickens?|turkeys?|evisceration|cut-?up|deboning|slime line|fish house)\b/i,
     not:
-      /\b(?:restaurant|raw bar|oyster bar|boats?|vessels?|f\/v|fishing|fisherm[ae]n|deckhands?|farms?|ponds?|hatcher(?:y|ies)|traps?|seining|live hang|catchers?|docks?|offload\w*|unload\w*|feed|grower|breeders?|broilers?|layers?|(?:poultry|chicken|turkey) (?:house|barn)|grow-?out|cannery|canning|market|retail|counter|cook)\b/i,
+      /\b(?:restaurant|raw bar|oyster bar|boats?|vessels?|f\/v|fishing|fisherm[ae]n|deckhands?|farms?|ponds?|hatcher(?:y|ies)|traps?|seining|live hang|catchers?|docks?|offload\w*|unload\w*|feed|grower|breeders?|broilers?|layers?|(?:poultry|chicken|turkey) (?:house|barn)|grow-?out|cannery|canning|market|retail|counter|cook|machine)\b/i,
     reading: "seafood processor",
   },
   // A kill floor's worker, a hide puller or a stunner slaughters (51-3023); "Kill Floor Worker" went
@@ -902,7 +902,7 @@ const SETTINGS: readonly SettingReading[] = [
         .raw`(?:laborers?|labou?rers?|workers?|hands?|helpers?|crew(?: members?| workers?)?|(?:edger|trimmer|mower|blower) operators?)`,
     ),
     setting:
-      /\b(?:landscap\w*|hardscap\w*|softscap\w*|mulch\w*|sod|turf|lawns?|mowing|mowers?|leaf|leaves|fall cleanups?|spring cleanups?|flower ?beds?|annual colou?r|bed maintenance|weed ?eaters?|string trimmers?|divots?|bunkers?|golf (?:course|club)s?|grounds ?(?:crew|maintenance)|yard ?work|lawn sprinklers?)\b/i,
+      /\b(?:landscap\w*|hardscap\w*|softscap\w*|mulch\w*|sod|turf|lawns?|mowing|mowers?|leaf (?:removal|clean-?ups?|blow\w*|collection|pickup)|leaves|fall cleanups?|spring cleanups?|flower ?beds?|annual colou?r|bed maintenance|weed ?eaters?|string trimmers?|divots?|(?:sand|golf) bunkers?|bunker rak\w*|golf (?:course|club)s?|grounds ?(?:crew|maintenance)|yard ?work|lawn sprinklers?)\b/i,
     not:
       /\b(?:farms?|crops?|orchards?|vineyards?|vines?|grapes?|nursery|greenhouse|ranch|alfalfa|hay|potato(?:es)?|corn|cotton|wheat|tobacco|berr(?:y|ies)|fruits?|vegetables?|tomato(?:es)?|citrus|produce|harvest\w*|repair\w*|mechanics?|shop|sales|retail|store|warehouse|supervisors?|forem[ae]n|leads?|leaders?)\b/i,
     reading: "landscape laborer",

@@ -197,6 +197,14 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Fire Sprinkler Helper", null],
     ["Edger Operator", null],
     ["Traffic Cone Worker", null],
+    // O*NET's own titles of other occupations (.scratch audit: every O*NET title a row reads).
+    ["Oil Field Worker", null],
+    ["Field Laborer", null],
+    ["Leaf Conditioner Helper", null],
+    ["Bunker Worker", null],
+    ["Machine Pecan Picker", null],
+    ["Potato Chip Sorter", null],
+    ["Machine Scallop Cutter", null],
   ];
   for (const [title, reading] of readings) assert.equal(settingReading(title), reading, title);
 });
