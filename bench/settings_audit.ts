@@ -1,0 +1,94 @@
+/**
+ * `deno task audit:readings`: every O*NET title (alternate and reported titles of the 29.3 text
+ * release) that the title readings written by hand rewrite, and whether the reading agrees with
+ * O*NET's own code for that title. The readings are `engine/text.ts` SETTINGS (a title whose
+ * setting decides its occupation, read as that occupation's title) and `engine/spanish.ts` (a
+ * Spanish title read in English). A reading that fires on an O*NET title of another occupation is
+ * either a choice SOC makes against O*NET's listing (vine pruners are crop farmworkers) or a row
+ * that reads too much ("Oil Field Worker" as a crop farmworker): run this after editing either.
+ *
+ * Usage: deno task audit:readings [--release <O*NET text folder>]
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { settingReading } from "../serve/occupation/engine/text.ts";
+import { spanishAsEnglish } from "../serve/occupation/engine/spanish.ts";
+
+/** The SOC code of each SETTINGS reading (a title of that occupation in the index). */
+const READING_SOC: Readonly<Record<string, string>> = {
+  "animal caretaker": "39-2021",
+  "guest room attendant": "37-2012",
+  "ski lift operator": "39-3091",
+  "carnival worker": "39-3091",
+  "food preparation worker": "35-2021",
+  "crop farmworker": "45-2092",
+  "produce sorter": "45-2041",
+  "agricultural equipment operator": "45-2091",
+  "seafood processor": "51-3022",
+  "slaughterer": "51-3023",
+  "landscape laborer": "37-3011",
+  "livestock laborer": "45-2093",
+  "forestry worker": "45-4011",
+};
+
+/** Title -> the SOC codes O*NET lists it under, from a tab-separated release file. */
+async function titlesOf(path: string, column: string, into: Map<string, Set<string>>) {
+  const [header, ...lines] = (await Deno.readTextFile(path)).split("\n");
+  const columns = header.split("\t");
+  const at = columns.indexOf(column);
+  const code = columns.indexOf("O*NET-SOC Code");
+  if (at < 0 || code < 0) throw new Error(`${path}: no ${column} or O*NET-SOC Code column`);
+  for (const line of lines) {
+    const cells = line.split("\t");
+    const title = cells[at]?.trim();
+    if (!title) continue;
+    const codes = into.get(title) ?? new Set<string>();
+    codes.add(cells[code].slice(0, 7));
+    into.set(title, codes);
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      release: {
+        type: "string",
+        default: new URL("../../shared/data/onet/db_29_3_text", import.meta.url).pathname,
+      },
+    },
+  });
+  const titles = new Map<string, Set<string>>();
+  await titlesOf(join(values.release!, "Alternate Titles.txt"), "Alternate Title", titles);
+  await titlesOf(
+    join(values.release!, "Sample of Reported Titles.txt"),
+    "Reported Job Title",
+    titles,
+  );
+  let read = 0;
+  let against = 0;
+  let spanish = 0;
+  for (const [title, codes] of [...titles].sort((a, b) => a[0] < b[0] ? -1 : 1)) {
+    const reading = settingReading(title);
+    if (reading !== null) {
+      read++;
+      const soc = READING_SOC[reading];
+      if (soc === undefined) throw new Error(`reading "${reading}" has no SOC code here`);
+      if (!codes.has(soc)) {
+        against++;
+        console.log(`setting  ${title} -> ${reading} (${soc}); O*NET: ${[...codes].join(", ")}`);
+      }
+    }
+    const english = spanishAsEnglish(title);
+    if (english !== title) {
+      spanish++;
+      console.log(`spanish  ${title} -> ${english}; O*NET: ${[...codes].join(", ")}`);
+    }
+  }
+  console.log(
+    `${titles.size} O*NET titles: SETTINGS read ${read}, ${against} of them against O*NET's ` +
+      `code; the Spanish reading rewrote ${spanish}`,
+  );
+}
+
+if (import.meta.main) await main();
