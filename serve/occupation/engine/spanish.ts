@@ -4,8 +4,9 @@
  * Agrícola" or "Camarista - Hotel", and no O*NET title is Spanish. Read word by word, those titles
  * matched nothing or an English word of the same spelling ("Pastor de Ovejas" went to the clergy).
  *
- * Only a part of the title (between dashes, slashes, brackets and commas) that has a word of the
- * Spanish lexicon that is no English title word (SPANISH_ONLY) is read; the rest stays as written.
+ * A title is read only when it has a Spanish job noun (ROLES) that is no English title word
+ * (ENGLISH_TOO), or a phrase of the lexicon; then each part of it (between dashes, slashes,
+ * brackets and commas) that has a word of the lexicon is read, and the rest stays as written.
  * Spanish puts the head first and its modifiers after ("trabajador agrícola general", "ayudante
  * de cocina"): the reading is the modifiers in reverse, then the complement after "de", then the
  * head ("general farm worker", "kitchen helper"). Words the lexicon lacks pass through as written
@@ -23,14 +24,14 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\btiempo completo\b/g, "full time"],
   [/\bmedio tiempo\b/g, "part time"],
   [/\bcomida rapida\b/g, "fast food"],
+  [/\ben linea\b/g, "online"],
 ];
 
 /** The phrases' patterns without the global flag (a global pattern's test() keeps state). */
 const PHRASE_TESTS = PHRASES.map(([pattern]) => new RegExp(pattern.source));
 
-/** Spanish words and their English reading (accents dropped, ñ kept). */
-const WORDS: Readonly<Record<string, string>> = {
-  // Roles.
+/** Spanish job nouns and their English reading (accents dropped, ñ kept). */
+const ROLES: Readonly<Record<string, string>> = {
   ayudante: "helper",
   ayudantes: "helpers",
   asistente: "assistant",
@@ -142,7 +143,10 @@ const WORDS: Readonly<Record<string, string>> = {
   ensamblador: "assembler",
   ensambladora: "assembler",
   montador: "assembler",
-  // Settings and objects.
+};
+
+/** Spanish words of settings, crops and work, and their English reading. */
+const OBJECTS: Readonly<Record<string, string>> = {
   agricola: "farm",
   agricolas: "farm",
   jardineria: "landscaping",
@@ -230,6 +234,9 @@ const WORDS: Readonly<Record<string, string>> = {
   general: "general",
 };
 
+/** Every word of the lexicon. */
+const WORDS: Readonly<Record<string, string>> = { ...ROLES, ...OBJECTS };
+
 /**
  * Words of the lexicon that are no English title words: a part is read as Spanish only with one
  * of them ("General", "Hotel", "Conductor" or "Pastor" alone stay English).
@@ -287,16 +294,31 @@ function readPart(part: string): string {
   // "mantenimiento de areas verdes": each group is a head and its modifiers; the last group
   // modifies the one before it.
   const english = groups.filter((g) => g.length > 0).map(([head, ...mods]) =>
-    [...mods.reverse().map(word), word(head)].join(" ")
+    [...chunks(mods).reverse().map((chunk) => chunk.map(word).join(" ")), word(head)].join(" ")
   );
   return english.reverse().join(" ");
 }
 
-/** Whether a part has a word only Spanish has. */
-function isSpanish(part: string): boolean {
-  const text = fold(part);
-  if (PHRASE_TESTS.some((pattern) => pattern.test(text))) return true;
-  return text.split(/[^a-zñ]+/).some((w) => Object.hasOwn(WORDS, w) && !ENGLISH_TOO.has(w));
+/**
+ * Modifiers in chunks: each lexicon word alone, and each run of other words together, so that an
+ * English phrase among them keeps its order ("operador tecnico back end": "back end technician
+ * operator").
+ */
+function chunks(words: string[]): string[][] {
+  const out: string[][] = [];
+  for (const w of words) {
+    const last = out.at(-1);
+    if (!Object.hasOwn(WORDS, w) && last && !Object.hasOwn(WORDS, last[0])) last.push(w);
+    else out.push([w]);
+  }
+  return out;
+}
+
+/** Whether a text has a phrase of the lexicon, or one of its words (of `words`) English lacks. */
+function hasSpanish(text: string, words: Readonly<Record<string, string>>): boolean {
+  const folded = fold(text);
+  if (PHRASE_TESTS.some((pattern) => pattern.test(folded))) return true;
+  return folded.split(/[^a-zñ]+/).some((w) => Object.hasOwn(words, w) && !ENGLISH_TOO.has(w));
 }
 
 /**
@@ -305,9 +327,11 @@ function isSpanish(part: string): boolean {
  * none is returned as it is.
  */
 export function spanishAsEnglish(title: string): string {
-  if (!isSpanish(title)) return title;
+  // A Spanish job noun (or phrase) makes the title Spanish; a crop or a place alone does not
+  // ("UVA Augusta Pediatrics" is a university's clinic, not grapes).
+  if (!hasSpanish(title, ROLES)) return title;
   // Parts and their separators, kept: a reading changes only the parts with Spanish words.
   return title.split(/(\s*[-–—/(),|:]\s*)/).map((piece, i) =>
-    i % 2 === 1 || !isSpanish(piece) ? piece : readPart(piece)
+    i % 2 === 1 || !hasSpanish(piece, WORDS) ? piece : readPart(piece)
   ).join("");
 }

@@ -17,6 +17,9 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     ["Pizcador de Chile", "chile picker"],
     // A word the lexicon lacks passes through, even one an object has as a property.
     ["Ayudante de Constructor", "constructor helper"],
+    // Words the lexicon lacks keep their order among the modifiers.
+    ["Operador tecnico back end", "back end technician operator"],
+    ["Vendedor en linea", "online salesperson"],
   ];
   for (const [title, english] of cases) assert.equal(spanishAsEnglish(title), english, title);
   // English titles with words Spanish shares stay as they are.
@@ -29,6 +32,9 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     "Bodega Clerk",
     "Farm Worker - Madera, CA",
     "Line Cook",
+    // A crop or a place word alone is no Spanish title ("UVA" is a university).
+    "Medical Assistant - UVA Augusta Pediatrics",
+    "Fresa Farms Packing Lead",
   ];
   for (const title of english) assert.equal(spanishAsEnglish(title), title, title);
 });
