@@ -7,12 +7,22 @@
  * either a choice SOC makes against O*NET's listing (vine pruners are crop farmworkers) or a row
  * that reads too much ("Oil Field Worker" as a crop farmworker): run this after editing either.
  *
- * Usage: deno task audit:readings [--release <O*NET text folder>]
+ * Then the same readings over the distinct titles of real posting samples (`--postings`, by default
+ * the LinkedIn 2023 and Adzuna 2026 files of ../shared/data/postings), every rewrite printed for a
+ * person to read: there is no code to check them against.
+ *
+ * Usage: deno task audit:readings [--release <O*NET text folder>] [--postings <csv>]...
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { settingReading } from "../serve/occupation/engine/text.ts";
 import { spanishAsEnglish } from "../serve/occupation/engine/spanish.ts";
+import { parseCsvText } from "../build/market/csv.ts";
+
+const POSTINGS = [
+  "../../shared/data/postings/linkedin_2023_arshkon_v1_nodesc/job_postings.csv",
+  "../../shared/data/postings/adzuna_us_api_2026/adzuna_jobs_raw.csv",
+].map((path) => new URL(path, import.meta.url).pathname);
 
 /** The SOC code of each SETTINGS reading (a title of that occupation in the index). */
 const READING_SOC: Readonly<Record<string, string>> = {
@@ -56,6 +66,7 @@ async function main() {
         type: "string",
         default: new URL("../../shared/data/onet/db_29_3_text", import.meta.url).pathname,
       },
+      postings: { type: "string", multiple: true, default: POSTINGS },
     },
   });
   const titles = new Map<string, Set<string>>();
@@ -87,8 +98,29 @@ async function main() {
   }
   console.log(
     `${titles.size} O*NET titles: SETTINGS read ${read}, ${against} of them against O*NET's ` +
-      `code; the Spanish reading rewrote ${spanish}`,
+      `code; the Spanish reading rewrote ${spanish}\n`,
   );
+  const seen = new Set<string>();
+  let rewritten = 0;
+  for (const path of values.postings!) {
+    const [header, ...rows] = parseCsvText(await Deno.readTextFile(path));
+    const at = header.indexOf("title");
+    if (at < 0) throw new Error(`${path}: no title column`);
+    for (const row of rows) {
+      const title = row[at]?.trim();
+      if (!title || seen.has(title)) continue;
+      seen.add(title);
+      const english = spanishAsEnglish(title);
+      const reading = settingReading(english);
+      if (english === title && reading === null) continue;
+      rewritten++;
+      console.log(
+        `posting  ${title}` + (english !== title ? ` -> ${english}` : "") +
+          (reading !== null ? ` -> ${reading} (${READING_SOC[reading]})` : ""),
+      );
+    }
+  }
+  console.log(`${seen.size} posting titles: the readings rewrote ${rewritten}`);
 }
 
 if (import.meta.main) await main();
