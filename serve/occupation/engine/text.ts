@@ -899,7 +899,7 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:laborers?|labou?rers?|workers?|hands?|helpers?|crew(?: members?| workers?)?|(?:edger|trimmer|mower|blower) operators?)`,
+        .raw`(?:labou?rers?|workers?|hands?|helpers?|crew(?: members?| workers?)?|(?:edger|trimmer|mower|blower) operators?)`,
     ),
     setting:
       /\b(?:landscap\w*|hardscap\w*|softscap\w*|mulch\w*|sod|turf|lawns?|mowing|mowers?|leaf (?:removal|clean-?ups?|blow\w*|collection|pickup)|leaves|fall cleanups?|spring cleanups?|flower ?beds?|annual colou?r|bed maintenance|weed ?eaters?|string trimmers?|divots?|(?:sand|golf) bunkers?|bunker rak\w*|golf (?:course|club)s?|grounds ?(?:crew|maintenance)|yard ?work|lawn sprinklers?)\b/i,
