@@ -2319,3 +2319,25 @@ Deno.test("an engineer with only a rank word and a computing qualifier is a soft
   assert.equal(top("Principal Engineer - Water Resources"), "17-2051.00");
   assert.equal(top("Lead Engineer"), "17-2051.00");
 });
+
+Deno.test("an IT developer (ServiceNow's too) is a software developer", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("11-3021.00", "Computer and Information Systems Managers", "Direct IT."),
+      occupation("15-1252.00", "Software Developers", "Write software."),
+    ],
+    titles: [
+      indexTitle("11-3021.00", "alternate", "Information Technology Coordinator"),
+      indexTitle("11-3021.00", "alternate", "Information Technology Director"),
+      indexTitle("11-3021.00", "alternate", "Information Technology Manager"),
+      indexTitle("15-1252.00", "alternate", "Developer"),
+      indexTitle("15-1252.00", "alternate", "Software Developer"),
+    ],
+    vectors: null,
+  });
+  for (const title of ["IT Developer", "ServiceNow Developer", "Senior ServiceNow Developer"]) {
+    const ranked = index.rank({ title }, { limit: 1, semantic: false });
+    assert.equal(ranked.cleanedTitle, "software developer", title);
+    assert.equal(ranked.results[0]?.onetCode, "15-1252.00", title);
+  }
+});

@@ -55,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "105";
+export const RANKER_VERSION = "106";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -2934,10 +2934,16 @@ export class OccupationIndex {
    * to the forging machine operators) or "developer" alone to the photographic process workers'
    * film developers. A known word that is not a computing one (#namesComputing) leaves the title as
    * written ("Footwear Developer", "Business Developer"), as does a phrase the index has with
-   * "developer" ("Film Developer") or a title of known words only.
+   * "developer" ("Film Developer") or a title of known words only. An IT developer ("IT
+   * Developer", "ServiceNow Developer": the platform reads as "information technology") is a
+   * software developer: "Information Technology" titles took it to the computer and information
+   * systems managers ("Information Technology Coordinator").
    */
   #productDeveloper(text: string): string {
     if (!text.endsWith("developer")) return text;
+    if (text.endsWith("information technology developer")) {
+      return text.replace(/information technology developer$/, "software developer");
+    }
     const words = text.split(" ");
     const last = words.length - 1;
     if (last < 1 || words[last] !== "developer" || this.#isPhrase(words[last - 1], "developer")) {
