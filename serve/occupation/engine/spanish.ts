@@ -238,8 +238,8 @@ const OBJECTS: Readonly<Record<string, string>> = {
 const WORDS: Readonly<Record<string, string>> = { ...ROLES, ...OBJECTS };
 
 /**
- * Words of the lexicon that are no English title words: a part is read as Spanish only with one
- * of them ("General", "Hotel", "Conductor" or "Pastor" alone stay English).
+ * Words of the lexicon that are English title words (or names) too: they never make a title, or a
+ * part of one, Spanish ("General Manager", "Conductor", "Pastor", "Bodega Clerk" stay English).
  */
 const ENGLISH_TOO = new Set([
   "general",
