@@ -2270,34 +2270,32 @@ Deno.test("a helper of a trade without helpers is the trade's worker, not anothe
 });
 
 Deno.test("a title written in Spanish ranks as its English reading", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const rank = titleRanker(
+    [
       occupation("35-2021.00", "Food Preparation Workers", "Prepare food."),
       occupation("21-2011.00", "Clergy", "Lead worship."),
       occupation("45-2093.00", "Farmworkers, Farm, Ranch, and Aquacultural Animals", "Herd."),
     ],
-    titles: [
+    [
       indexTitle("35-2021.00", "alternate", "Kitchen Helper"),
       indexTitle("21-2011.00", "alternate", "Pastor"),
       indexTitle("45-2093.00", "alternate", "Sheepherder"),
     ],
-    vectors: null,
-  });
-  const top = (title: string) =>
-    index.rank({ title }, { limit: 1, semantic: false }).results[0]?.onetCode;
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
   assert.equal(top("Ayudante de Cocina"), "35-2021.00");
   assert.equal(top("Pastor de Ovejas"), "45-2093.00");
   assert.equal(top("Pastor"), "21-2011.00");
 });
 
 Deno.test("an engineer with only a rank word and a computing qualifier is a software engineer", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const rank = titleRanker(
+    [
       occupation("17-2051.00", "Civil Engineers", "Design roads."),
       occupation("15-1252.00", "Software Developers", "Write software."),
       occupation("15-1244.00", "Network and Computer Systems Administrators", "Run systems."),
     ],
-    titles: [
+    [
       indexTitle("17-2051.00", "alternate", "Engineer"),
       indexTitle("17-2051.00", "alternate", "Water Resources Engineer"),
       indexTitle("17-2051.00", "alternate", "Facilities Engineer"),
@@ -2309,10 +2307,8 @@ Deno.test("an engineer with only a rank word and a computing qualifier is a soft
       indexTitle("15-1252.00", "alternate", "Java Programmer"),
       indexTitle("15-1252.00", "alternate", "Cloud Engineer"),
     ],
-    vectors: null,
-  });
-  const top = (title: string) =>
-    index.rank({ title }, { limit: 1, semantic: false }).results[0]?.onetCode;
+  );
+  const top = (title: string) => rank(title).results[0]?.onetCode;
   assert.equal(top("Principal Engineer - Java"), "15-1252.00");
   assert.equal(top("Engineer, Cloud"), "15-1252.00");
   // A qualifier of other words, or no qualifier: the engineer as written.
@@ -2321,22 +2317,21 @@ Deno.test("an engineer with only a rank word and a computing qualifier is a soft
 });
 
 Deno.test("an IT developer (ServiceNow's too) is a software developer", () => {
-  const index = new OccupationIndex({
-    occupations: [
+  const rank = titleRanker(
+    [
       occupation("11-3021.00", "Computer and Information Systems Managers", "Direct IT."),
       occupation("15-1252.00", "Software Developers", "Write software."),
     ],
-    titles: [
+    [
       indexTitle("11-3021.00", "alternate", "Information Technology Coordinator"),
       indexTitle("11-3021.00", "alternate", "Information Technology Director"),
       indexTitle("11-3021.00", "alternate", "Information Technology Manager"),
       indexTitle("15-1252.00", "alternate", "Developer"),
       indexTitle("15-1252.00", "alternate", "Software Developer"),
     ],
-    vectors: null,
-  });
+  );
   for (const title of ["IT Developer", "ServiceNow Developer", "Senior ServiceNow Developer"]) {
-    const ranked = index.rank({ title }, { limit: 1, semantic: false });
+    const ranked = rank(title);
     assert.equal(ranked.cleanedTitle, "software developer", title);
     assert.equal(ranked.results[0]?.onetCode, "15-1252.00", title);
   }

@@ -268,7 +268,10 @@ const ENGLISH_TOO = new Set([
 /** Articles and prepositions a reading drops or uses ("de" splits head and complement). */
 const ARTICLES = new Set(["el", "la", "los", "las", "un", "una", "para", "en", "con"]);
 
-/** Accents dropped, ñ kept, lower case. */
+/**
+ * Accents dropped, ñ kept, lower case. Not the project's foldText: it drops the tilde too, and ñ
+ * tells words apart ("ordeñador" is a milker, "ordenador" a computer).
+ */
 function fold(text: string): string {
   const lower = text.toLowerCase();
   if (!/[^\u0020-\u007e]/.test(lower)) return lower; // ASCII: nothing to drop
