@@ -74,6 +74,27 @@ async function baseEngine(ref: string): Promise<new (source: IndexSource) => Ran
   return module.OccupationIndex;
 }
 
+/**
+ * The index source of a taxonomy artifact (a folder, version or release; default: ARTIFACTS_DIR's
+ * current one) and where it was read from.
+ */
+export async function loadIndexSource(
+  artifact?: string,
+): Promise<{ side: Awaited<ReturnType<typeof resolveSide>>; source: IndexSource }> {
+  const artifacts = Deno.env.get("ARTIFACTS_DIR") ?? "./artifacts";
+  const target = artifact ??
+    (await Deno.readTextFile(join(artifacts, "taxonomy/current"))).trim();
+  const side = await resolveSide(target, artifacts);
+  const instance = await DuckDBInstance.create(join(side.dir, "taxonomy.duckdb"), {
+    access_mode: "READ_ONLY",
+  });
+  const connection = await instance.connect();
+  const source = await readIndexSource(connection);
+  connection.closeSync();
+  instance.closeSync();
+  return { side, source };
+}
+
 async function main() {
   const { values } = parseArgs({
     args: Deno.args,
@@ -87,16 +108,7 @@ async function main() {
   const count = Number(values.titles);
   const rounds = Number(values.rounds);
   if (!(count >= 100) || !(rounds >= 2)) throw new Error("--titles >= 100 and --rounds >= 2");
-  const artifacts = Deno.env.get("ARTIFACTS_DIR") ?? "./artifacts";
-  const target = values.artifact ??
-    (await Deno.readTextFile(join(artifacts, "taxonomy/current"))).trim();
-  const side = await resolveSide(target, artifacts);
-  const instance = await DuckDBInstance.create(join(side.dir, "taxonomy.duckdb"), {
-    access_mode: "READ_ONLY",
-  });
-  const connection = await instance.connect();
-  const source = await readIndexSource(connection);
-  connection.closeSync();
+  const { side, source } = await loadIndexSource(values.artifact);
   // With a base, two indexes each, built base, tree, tree, base: in a run of one engine against
   // itself the index built first ranked 2-4% faster than the one built second (where each lands in
   // memory), so each side gets one early and one late index.
@@ -149,7 +161,6 @@ async function main() {
         `${(median(means) / median(baseMeans)).toFixed(3)}`,
     );
   }
-  instance.closeSync();
 }
 
 if (import.meta.main) await main();

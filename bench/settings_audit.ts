@@ -1,7 +1,7 @@
 /**
- * `deno task audit:readings`: every O*NET title (alternate and reported titles of the 29.3 text
- * release) that the title readings written by hand rewrite, and whether the reading agrees with
- * O*NET's own code for that title. The readings are `engine/text.ts` SETTINGS (a title whose
+ * `deno task audit:readings`: every title of the taxonomy artifact's index (O*NET's primary,
+ * alternate and reported titles of its release) that the title readings written by hand rewrite,
+ * and whether the reading agrees with O*NET's own code for that title. The readings are `engine/text.ts` SETTINGS (a title whose
  * setting decides its occupation, read as that occupation's title) and `engine/spanish.ts` (a
  * Spanish title read in English). A reading that fires on an O*NET title of another occupation is
  * either a choice SOC makes against O*NET's listing (vine pruners are crop farmworkers) or a row
@@ -11,10 +11,10 @@
  * the LinkedIn 2023 and Adzuna 2026 files of ../shared/data/postings), every rewrite printed for a
  * person to read: there is no code to check them against.
  *
- * Usage: deno task audit:readings [--release <O*NET text folder>] [--postings <csv>]...
+ * Usage: deno task audit:readings [--artifact <dir | version | release>] [--postings <csv>]...
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
+import { loadIndexSource } from "./rank.ts";
 import { settingReading } from "../serve/occupation/engine/text.ts";
 import { spanishAsEnglish } from "../serve/occupation/engine/spanish.ts";
 import { parseCsvText } from "../build/market/csv.ts";
@@ -41,41 +41,22 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "forestry worker": "45-4011",
 };
 
-/** Title -> the SOC codes O*NET lists it under, from a tab-separated release file. */
-async function titlesOf(path: string, column: string, into: Map<string, Set<string>>) {
-  const [header, ...lines] = (await Deno.readTextFile(path)).split("\n");
-  const columns = header.split("\t");
-  const at = columns.indexOf(column);
-  const code = columns.indexOf("O*NET-SOC Code");
-  if (at < 0 || code < 0) throw new Error(`${path}: no ${column} or O*NET-SOC Code column`);
-  for (const line of lines) {
-    const cells = line.split("\t");
-    const title = cells[at]?.trim();
-    if (!title) continue;
-    const codes = into.get(title) ?? new Set<string>();
-    codes.add(cells[code].slice(0, 7));
-    into.set(title, codes);
-  }
-}
-
 async function main() {
   const { values } = parseArgs({
     args: Deno.args,
     options: {
-      release: {
-        type: "string",
-        default: new URL("../../shared/data/onet/db_29_3_text", import.meta.url).pathname,
-      },
+      artifact: { type: "string" },
       postings: { type: "string", multiple: true, default: POSTINGS },
     },
   });
+  const { side, source } = await loadIndexSource(values.artifact);
+  // Title -> the SOC codes O*NET lists it under.
   const titles = new Map<string, Set<string>>();
-  await titlesOf(join(values.release!, "Alternate Titles.txt"), "Alternate Title", titles);
-  await titlesOf(
-    join(values.release!, "Sample of Reported Titles.txt"),
-    "Reported Job Title",
-    titles,
-  );
+  for (const { title, onetCode } of source.titles) {
+    const codes = titles.get(title) ?? new Set<string>();
+    codes.add(onetCode.slice(0, 7));
+    titles.set(title, codes);
+  }
   let read = 0;
   let against = 0;
   let spanish = 0;
@@ -97,7 +78,7 @@ async function main() {
     }
   }
   console.log(
-    `${titles.size} O*NET titles: SETTINGS read ${read}, ${against} of them against O*NET's ` +
+    `${side.dir}: ${titles.size} titles: SETTINGS read ${read}, ${against} of them against O*NET's ` +
       `code; the Spanish reading rewrote ${spanish}\n`,
   );
   const seen = new Set<string>();
