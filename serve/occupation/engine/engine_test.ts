@@ -1523,6 +1523,34 @@ Deno.test("of occupations sharing a title, the one more sources list it for rank
   assert.equal(first({ ...DEFAULT_WEIGHTS, shared_sources: 0 }), "15-1243.00");
 });
 
+Deno.test("a coded title several occupations share is not the coding index's when employers list it elsewhere", () => {
+  const ranker = (codedSources: string) =>
+    titleRanker(
+      [
+        occupation("27-4012.00", "Broadcast Technicians", "Operate broadcast equipment."),
+        occupation("17-2071.00", "Electrical Engineers", "Design electrical systems."),
+      ],
+      [
+        indexTitle("27-4012.00", "primary", "Broadcast Technicians"),
+        // The coding index's choice, for a broadcasting industry ("Control Engineer").
+        indexTitle("27-4012.00", "alternate", "Control Engineer", codedSources),
+        // Enough of "control" here that the coded-title bonus decides.
+        indexTitle("27-4012.00", "alternate", "Master Control Operator"),
+        indexTitle("17-2071.00", "primary", "Electrical Engineers"),
+        // Employers' listings give the same words ("controls" folds to "control") elsewhere.
+        indexTitle("17-2071.00", "alternate", "Controls Engineer", "alternate_titles:02,10"),
+      ],
+    );
+  const top = (rank: ReturnType<typeof titleRanker>, title: string) =>
+    rank(title).results[0].onetCode;
+  const coded = ranker("alternate_titles:04,06");
+  assert.equal(top(coded, "Controls Engineer"), "17-2071.00");
+  assert.equal(top(coded, "Sr. Controls Engineer II"), "17-2071.00");
+  assert.equal(top(coded, "Engineer, control"), "17-2071.00");
+  // Employers list it for the coded occupation too: the coding index's choice stands.
+  assert.equal(top(ranker("alternate_titles:04,06,10"), "Controls Engineer"), "27-4012.00");
+});
+
 Deno.test("cleanTitle reads a member of technical staff as a software engineer, and SDET as a tester", () => {
   const flat = () => 1;
   const mts = cleanTitle("Principal Member of the Technical Staff", flat);

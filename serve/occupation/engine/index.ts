@@ -55,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "106";
+export const RANKER_VERSION = "107";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -304,6 +304,10 @@ export interface RankerWeights {
    * (its primary title, sources 04 and 06), in any word order ("Manager, Car Wash" is the title
    * "Car Wash Manager"), bracketed words and exclusions of the title aside ("Heavy Equipment
    * Operator (HEO)", "Purchasing Agents, Except Wholesale, ...").
+   * Not for a title several occupations share, the query being the title itself (its words in
+   * its order once cleaned), when employers' job listings (source 10) give it to another of them
+   * and not to this one (ranker 107: "Controls Engineer" is the electrical
+   * engineers', not the broadcast technicians' "Control Engineer").
    * Hand-set (issue 15): the held-out folds the fusion is fitted on never contain a query
    * that is one of the index's titles.
    */
@@ -589,6 +593,7 @@ export const SNAPSHOT_FIELDS = [
   "votePrior",
   "titleCoded",
   "titleBreadth",
+  "titleListed",
 ] as const;
 type SnapshotField = typeof SNAPSHOT_FIELDS[number];
 
@@ -681,6 +686,8 @@ export class OccupationIndex {
   #titleCoded!: Float64Array;
   /** Per title, how many of O*NET's sources list it for its occupation (titleBreadth). */
   #titleBreadth!: Uint8Array;
+  /** Per title, 1 when employers' job listings (source 10) list it for its occupation. */
+  #titleListed!: Uint8Array;
   /** Per occupation: 1 for a residual category ("..., All Other"). */
   readonly #residual: Uint8Array;
   #work!: {
@@ -693,6 +700,8 @@ export class OccupationIndex {
     sameWords: Uint8Array;
     /** Of those titles, the most sources that list one for the occupation (titleBreadth). */
     sharedBreadth: Float64Array;
+    /** 1: one of those titles is listed by employers (titleListed). */
+    sameListed: Uint8Array;
     /** Title phrases of the description per occupation (#phraseScores). */
     phrases: Float64Array;
     phraseOcc: Uint8Array;
@@ -846,6 +855,7 @@ export class OccupationIndex {
       sameTitle: new Uint8Array(nOcc),
       sameWords: new Uint8Array(nOcc),
       sharedBreadth: new Float64Array(nOcc),
+      sameListed: new Uint8Array(nOcc),
       phrases: new Float64Array(nOcc),
       phraseOcc: new Uint8Array(nOcc),
       cover: new Float64Array(nOcc),
@@ -996,6 +1006,7 @@ export class OccupationIndex {
     votePrior: [(i) => i.#votePrior, (i, v) => i.#votePrior = v],
     titleCoded: [(i) => i.#titleCoded, (i, v) => i.#titleCoded = v],
     titleBreadth: [(i) => i.#titleBreadth, (i, v) => i.#titleBreadth = v],
+    titleListed: [(i) => i.#titleListed, (i, v) => i.#titleListed = v],
   };
 
   /** The build steps; yields every few hundred items so a caller can pause between slices. */
@@ -1056,7 +1067,11 @@ export class OccupationIndex {
     }
     this.#titleText = PackedStrings.from(titleText);
     this.#titleNorm = PackedStrings.from(titleNorm);
-    this.#titleBreadth = yield* titleBreadthSteps(titles, titleNorm, this.#titleOcc);
+    ({ breadth: this.#titleBreadth, listed: this.#titleListed } = yield* titleBreadthSteps(
+      titles,
+      titleNorm,
+      this.#titleOcc,
+    ));
     let step = 0;
     const pairPostings = new Map<string, Int32Array>();
     for (const [pair, list] of occsOfPair) {
@@ -2348,6 +2363,8 @@ export class OccupationIndex {
     const sameTitle = work.sameTitle.fill(0);
     const sameWords = work.sameWords.fill(0);
     const sharedBreadth = work.sharedBreadth.fill(0);
+    const sameListed = work.sameListed.fill(0);
+    let anyListed = false;
     let sharedTitle = 0;
     for (const a of [work.stemCover, work.pairCover, work.scores, work.semantic]) a.fill(0);
     work.agg.fill(0);
@@ -2418,15 +2435,30 @@ export class OccupationIndex {
           sharedTitle++;
         }
         sharedBreadth[occ] = Math.max(sharedBreadth[occ], this.#titleBreadth[t]);
+        if (this.#titleListed[t] === 1) {
+          sameListed[occ] = 1;
+          anyListed = true;
+        }
       }
       // The query has the words of a coded title of the occupation, and no others.
       if (
         qCover > 0.999 && Math.abs(m - this.#titleCoded[t]) < 1e-9 &&
         qTerms.length >= SAME_TITLE_MIN_TERMS
       ) {
-        sameTitle[occ] = 1;
+        // 2: the coded title itself (see below the loop); 1: in another word order, or its core
+        // words only (bracketed words, exclusions aside).
+        sameTitle[occ] = exact && sameTitle[occ] !== 1 ? 2 : 1;
       }
       if (phrase) phraseOcc[occ] = 1;
+    }
+    // A coded title several occupations share, the query as it is, is a coding index's choice
+    // for one industry ("Control Engineer" the broadcast technicians', "Production Manager" the
+    // production supervisors'): when employers list the title (source 10) for another of them
+    // and not for the coded one, the coded one gets no coded-title bonus.
+    for (let k = 0; k < nTitled; k++) {
+      const occ = titled[k];
+      if (sameTitle[occ] !== 2) continue;
+      sameTitle[occ] = sharedTitle >= 2 && anyListed && sameListed[occ] === 0 ? 0 : 1;
     }
 
     // Occupation coverage: the query's words anywhere in the occupation's titles, saturating
@@ -3221,7 +3253,7 @@ export function titleBreadth(
   norms: readonly string[],
   occs: Int32Array,
 ): Uint8Array {
-  return drain(titleBreadthSteps(titles, norms, occs));
+  return drain(titleBreadthSteps(titles, norms, occs)).breadth;
 }
 
 /** titleBreadth in steps: yields every SLICE_TITLES titles (the build runs in slices). */
@@ -3229,7 +3261,7 @@ function* titleBreadthSteps(
   titles: readonly IndexTitle[],
   norms: readonly string[],
   occs: Int32Array,
-): Generator<void, Uint8Array, void> {
+): Generator<void, { breadth: Uint8Array; listed: Uint8Array }, void> {
   const sources = new Map<string, Set<string>>();
   const keys: string[] = new Array(titles.length);
   for (let i = 0; i < titles.length; i++) {
@@ -3247,7 +3279,13 @@ function* titleBreadthSteps(
     keys[i] = key;
     if (i % SLICE_TITLES === SLICE_TITLES - 1) yield;
   }
-  return Uint8Array.from(keys, (key) => Math.min(255, Math.max(1, sources.get(key)!.size)));
+  return {
+    breadth: Uint8Array.from(keys, (key) => Math.min(255, Math.max(1, sources.get(key)!.size))),
+    listed: Uint8Array.from(keys, (key) => {
+      const set = sources.get(key)!;
+      return set.has("10") ? 1 : 0;
+    }),
+  };
 }
 
 /**
