@@ -306,8 +306,8 @@ export interface RankerWeights {
    * Operator (HEO)", "Purchasing Agents, Except Wholesale, ...").
    * Not for a title several occupations share, the query being the title itself (its words in
    * its order once cleaned), when employers' job listings (source 10) give it to another of them
-   * and not to this one (ranker 107: "Controls Engineer" is the electrical
-   * engineers', not the broadcast technicians' "Control Engineer").
+   * and not to this one (ranker 107: "Controls Engineer" is the electrical engineers', not the
+   * broadcast technicians' "Control Engineer").
    * Hand-set (issue 15): the held-out folds the fusion is fitted on never contain a query
    * that is one of the index's titles.
    */
@@ -3256,7 +3256,10 @@ export function titleBreadth(
   return drain(titleBreadthSteps(titles, norms, occs)).breadth;
 }
 
-/** titleBreadth in steps: yields every SLICE_TITLES titles (the build runs in slices). */
+/**
+ * titleBreadth in steps: yields every SLICE_TITLES titles (the build runs in slices). Also, per
+ * title, 1 when employers' job listings (source 10) are among the sources (`listed`).
+ */
 function* titleBreadthSteps(
   titles: readonly IndexTitle[],
   norms: readonly string[],
