@@ -3284,10 +3284,7 @@ function* titleBreadthSteps(
   }
   return {
     breadth: Uint8Array.from(keys, (key) => Math.min(255, Math.max(1, sources.get(key)!.size))),
-    listed: Uint8Array.from(keys, (key) => {
-      const set = sources.get(key)!;
-      return set.has("10") ? 1 : 0;
-    }),
+    listed: Uint8Array.from(keys, (key) => sources.get(key)!.has("10") ? 1 : 0),
   };
 }
 
