@@ -150,8 +150,10 @@ Deno.test("serve: register, verify from the .eml outbox, log in, create a key, c
       eml.includes(`${api.replace(/\/api\/v1$/, "")}/console/verify?token=${token}\r\n`),
       "link to this server",
     );
-    const written = server.lines.filter((l) => l.msg === "email written to outbox");
-    assert.equal(written.length, 1);
+    // The log line reaches the test through the server's stdout, after the file is on disk.
+    const written = () => server.lines.filter((l) => l.msg === "email written to outbox");
+    await waitFor(() => written().length > 0, 10_000);
+    assert.equal(written().length, 1);
     assert.ok(!JSON.stringify(server.lines).includes(token), "no log line carries the token");
 
     const verified = await fetch(`${api}/platform/verify-email?token=${token}`);
