@@ -110,12 +110,18 @@ Deno.test("roleHead finds the head noun of the first phrase", () => {
   assert.equal(roleHead("I and E Technician"), "i", "a word I");
 });
 
-Deno.test("headText: a cleaned title without the words of the raw title's last bracket", () => {
+Deno.test("headText: a cleaned title without the words of a bracket it ends with", () => {
   assert.equal(headText("sawyer logging", "Sawyer (logging)"), "sawyer");
   assert.equal(headText("farm worker vegetables", "Farm Worker (Vegetables)"), "farm worker");
   assert.equal(headText("registered nurse", "Nurse (RN)"), "registered nurse", "not its end");
   assert.equal(headText("logging", "(Logging)"), "logging", "nothing else");
   assert.equal(headText("cook", "Cook"), "cook");
+  assert.equal(
+    headText("back end engineer java spring", "Backend Engineer (Java/Spring) - Loyalty Services"),
+    "back end engineer",
+    "a bracket before a part the cleaning dropped",
+  );
+  assert.equal(headText("tree planters hand", "TREE PLANTERS (HAND) - Southeast"), "tree planters");
 });
 
 Deno.test("readDescription strips markup, links, e-mail addresses and phone numbers", () => {
@@ -2363,4 +2369,34 @@ Deno.test("an IT developer (ServiceNow's too) is a software developer", () => {
     assert.equal(ranked.cleanedTitle, "software developer", title);
     assert.equal(ranked.results[0]?.onetCode, "15-1252.00", title);
   }
+});
+
+Deno.test("a qualifier of common words re-orders a little, not with its whole weight", () => {
+  // Four occupations: every word's idf is far under QUALIFIER_MIN_IDF, as "Services" and
+  // "Operators" are in the full index, so a qualifier's match adds a share of its weight.
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("51-8021.00", "Stationary Engineers and Boiler Operators", "Run boilers."),
+      occupation("15-1252.00", "Software Developers", "Write software."),
+      occupation("17-2141.00", "Mechanical Engineers", "Design machines."),
+      occupation("17-2051.00", "Civil Engineers", "Design structures."),
+    ],
+    titles: [
+      indexTitle("51-8021.00", "primary", "Stationary Engineers and Boiler Operators"),
+      indexTitle("51-8021.00", "alternate", "Boiler Operator"),
+      indexTitle("15-1252.00", "primary", "Software Developers"),
+      indexTitle("15-1252.00", "alternate", "Platform Engineer"),
+      indexTitle("17-2141.00", "primary", "Mechanical Engineers"),
+      indexTitle("17-2051.00", "primary", "Civil Engineers"),
+    ],
+    vectors: null,
+  });
+  const score = (title: string, code: string) =>
+    index.rank({ title }, { limit: 4, semantic: false }).results.find((r) => r.onetCode === code)!
+      .score;
+  const gain = score("Platform Engineer - Operators", "51-8021.00") -
+    score("Platform Engineer", "51-8021.00");
+  assert.ok(gain > 0, `the qualifier still counts (${gain})`);
+  // 0.42 without the floor (before ranker 108).
+  assert.ok(gain < DEFAULT_WEIGHTS.qualifier / 2, `gain ${gain}`);
 });

@@ -1092,20 +1092,27 @@ const GENDERED: Record<string, string> = {
 
 /** A bracketed group that ends a title. */
 const TRAILING_BRACKET = /\s*[([{][^()[\]{}]*[)\]}]\s*$/;
+/** A bracketed group anywhere in a title. */
+const BRACKET = /[([{][^()[\]{}]*[)\]}]/;
+const BRACKETS = new RegExp(BRACKET.source, "g");
 
 /**
- * The part of a cleaned title its role head is read from: without the words of a bracket that
- * ended the raw title ("Sawyer (logging)" is cleaned to "sawyer logging", whose role is the
- * sawyer's), when the cleaned title ends with them and has other words.
+ * The part of a cleaned title its role head is read from: without the words of a bracket of the
+ * raw title ("Sawyer (logging)" is cleaned to "sawyer logging", whose role is the sawyer's), when
+ * the cleaned title ends with them and has other words. The bracket may stand before a part the
+ * cleaning dropped: "Backend Engineer (Java/Spring) - Loyalty Services" is an engineer, not a
+ * spring (ranker 108).
  */
 export function headText(cleaned: string, raw: string): string {
-  const bracket = TRAILING_BRACKET.exec(raw);
-  if (!bracket) return cleaned;
-  const inner = tokenize(foldText(bracket[0]));
+  if (!BRACKET.test(raw)) return cleaned;
   const words = cleaned.split(" ");
-  if (inner.length === 0 || words.length <= inner.length) return cleaned;
-  const tail = words.slice(-inner.length);
-  return tail.every((w, i) => w === inner[i]) ? words.slice(0, -inner.length).join(" ") : cleaned;
+  for (const bracket of [...raw.matchAll(BRACKETS)].reverse()) {
+    const inner = tokenize(foldText(bracket[0]));
+    if (inner.length === 0 || words.length <= inner.length) continue;
+    const tail = words.slice(-inner.length);
+    if (tail.every((w, i) => w === inner[i])) return words.slice(0, -inner.length).join(" ");
+  }
+  return cleaned;
 }
 
 /** Prepositions after which a title's words qualify its head ("Director of Sales"). */
