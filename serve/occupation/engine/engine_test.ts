@@ -1501,6 +1501,18 @@ Deno.test("titleBreadth counts the sources that list a title for its occupation"
     Int32Array.from([0, 1, 2, 2, 2]),
   );
   assert.deepEqual([...breadth], [3, 1, 3, 3, 1]);
+  // One title however its compounds are spaced: the sources of both spellings.
+  const spelled = [
+    indexTitle("15-1212.00", "alternate", "Cyber Security Analyst", "alternate_titles:09"),
+    indexTitle("15-1212.00", "alternate", "Cybersecurity Analyst", "alternate_titles:01"),
+    indexTitle("33-3021.06", "alternate", "Cybersecurity Analyst", "alternate_titles:01,10"),
+  ];
+  const spellings = titleBreadth(
+    spelled,
+    spelled.map((t) => normalizeTitle(t.title)),
+    Int32Array.from([0, 0, 1]),
+  );
+  assert.deepEqual([...spellings], [2, 2, 2]);
 });
 
 Deno.test("of occupations sharing a title, the one more sources list it for ranks first", () => {

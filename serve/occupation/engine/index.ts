@@ -55,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "108";
+export const RANKER_VERSION = "109";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -3257,9 +3257,9 @@ function countByOcc(occs: number[]): Int32Array {
 }
 
 /**
- * Per title, how many of O*NET's sources list it (as normalised) for its occupation: the distinct
- * alternate-title source codes ("02,08,10": three), one for a reported title, one for the primary
- * title; at most 255.
+ * Per title, how many of O*NET's sources list it (as normalised, however its compounds are spaced:
+ * ranker 109) for its occupation: the distinct alternate-title source codes ("02,08,10": three), one
+ * for a reported title, one for the primary title; at most 255.
  */
 export function titleBreadth(
   titles: readonly IndexTitle[],
@@ -3282,7 +3282,9 @@ function* titleBreadthSteps(
   const keys: string[] = new Array(titles.length);
   for (let i = 0; i < titles.length; i++) {
     const title = titles[i];
-    const key = `${occs[i]} ${norms[i]}`;
+    // One title however its compounds are spaced ("Cyber Security Analyst", "Cybersecurity
+    // Analyst"): its sources are those of every spelling.
+    const key = `${occs[i]} ${norms[i].replaceAll(" ", "")}`;
     const set = sources.get(key) ?? new Set<string>();
     if (title.kind === "primary" || title.kind === "reported") set.add(title.kind);
     // "alternate_titles:02,08,10" (occupation_titles.source, parts joined by ";"); the other
