@@ -769,7 +769,7 @@ const BLIND = [...UNREAD_BLIND_ROUNDS].map((name) => ({
  * fitted on them, and their misses are not printed); they estimate how the engine does on titles
  * nobody tuned it for. Full index, top-1 / top-5 at SOC 6-digit, ECE at SOC 6-digit. A round that
  * has been read joins the employer-style dev data (READ_BLIND_ROUNDS: half fitted on, half scored
- * in the employer-style subsets above); rounds 1-10 were read for rankers 71-108
+ * in the employer-style subsets above); rounds 1-10 were read for rankers 71-109
  * (notes/issue15.md, sections 43-51). A last line pools the unread rounds: its ECE has a lower
  * floor than one round's.
  */
