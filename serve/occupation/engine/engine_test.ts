@@ -2412,3 +2412,39 @@ Deno.test("a qualifier of common words re-orders a little, not with its whole we
   // 0.42 without the floor (before ranker 108).
   assert.ok(gain < DEFAULT_WEIGHTS.qualifier / 2, `gain ${gain}`);
 });
+
+Deno.test("cleanTitle marks a title that says it is classified nowhere else", () => {
+  const clean = (title: string) => cleanTitle(title, () => 0);
+  assert.deepEqual(clean("Entertainer, n.e.c."), { text: "entertainer", rest: "", residual: true });
+  assert.equal(clean("Laborer, not elsewhere classified").residual, true);
+  assert.equal(clean("Metal worker, NEC").residual, true);
+  assert.equal(clean("Metal worker, NEC").text, "metal worker");
+  // The National Electrical Code, not a coding index's mark.
+  assert.equal(clean("Electrician (NEC)").residual, undefined);
+  assert.equal(clean("Sales worker").residual, undefined);
+});
+
+Deno.test("a title classified nowhere else answers the residual category of the group it names", () => {
+  const index = new OccupationIndex({
+    occupations: [
+      occupation("41-2031.00", "Retail Salespersons", "Sell merchandise."),
+      occupation("41-9099.00", "Sales and Related Workers, All Other", "All other sales workers."),
+      occupation("51-9199.00", "Production Workers, All Other", "All other production workers."),
+    ],
+    titles: [
+      indexTitle("41-2031.00", "primary", "Retail Salespersons"),
+      indexTitle("41-2031.00", "alternate", "Sales Worker"),
+      indexTitle("41-9099.00", "primary", "Sales and Related Workers, All Other"),
+      indexTitle("51-9199.00", "primary", "Production Workers, All Other"),
+      indexTitle("51-9199.00", "alternate", "Service Worker"),
+      indexTitle("51-9199.00", "alternate", "Utility Worker"),
+    ],
+    vectors: null,
+  });
+  const top = (title: string) =>
+    index.rank({ title }, { limit: 3, semantic: false }).results[0]?.onetCode;
+  // The mark decides: without it the residual of the sales workers is not the answer.
+  assert.notEqual(top("Sales worker"), "41-9099.00");
+  // Nor the production workers' residual, whose name has only "workers" of the title's words.
+  assert.equal(top("Sales worker, n.e.c."), "41-9099.00");
+});

@@ -55,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "109";
+export const RANKER_VERSION = "110";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -524,6 +524,14 @@ const TITLE_REC = 8;
  * 2 fixed / 0 broken, 3 / 1, 4 / 5, 11 / 8).
  */
 const QUALIFIER_MIN_IDF = 3;
+/**
+ * Added at most to a residual category's score ("Entertainers and Performers, ..., All Other") when
+ * the title says it is classified nowhere else ("Entertainer, n.e.c."; CleanedTitle.residual), in
+ * proportion to the query's words its name has (#residualNamed): a coding index's own pointer to
+ * the residual code of the group it names. Hand-set (ranker 110): no dev subset has such titles;
+ * 0.5 left "Teacher", "Clerk" and "Engineer, n.e.c." with a worker occupation.
+ */
+const RESIDUAL_NAMED = 1;
 /** Rank words that lead a title as seniority (#withoutRank). */
 const RANK_WORDS = new Set(["lead", "principal", "staff", "associate"]);
 /**
@@ -2396,6 +2404,7 @@ export class OccupationIndex {
     let nTitled = 0;
     // A title read as other words ("Product Owner" as "product manager") is not a title as such.
     const reread = cleaned.reread === true;
+    const residualQuery = cleaned.residual === true;
     const bareRole = qTerms.length === 1 &&
       this.#occupationsHeadedBy(qTerms[0], BARE_ROLE_OCCUPATIONS) >= BARE_ROLE_OCCUPATIONS;
     // Hot loop: fields and weights in locals.
@@ -2638,7 +2647,10 @@ export class OccupationIndex {
         wVote * fVote +
         w.head_occ * fHead +
         w.rest_cover * fRest +
-        w.exact * sameTitle[occ] + this.#bias[occ];
+        w.exact * sameTitle[occ] + this.#bias[occ] +
+        (residualQuery && this.#residual[occ] === 1
+          ? this.#residualNamed(occ, qTerms, qWeight)
+          : 0);
       if (features) {
         const f = occ * FUSION_FEATURES.length;
         features[f] = titleScore[occ];
@@ -2907,6 +2919,19 @@ export class OccupationIndex {
   }
 
   /** Skills and technologies of an occupation whose words all occur in the given terms. */
+  /**
+   * What a title that says it is classified nowhere else ("Sales worker, n.e.c.") adds to a
+   * residual category: RESIDUAL_NAMED times the share of the query's words (by idf) its own name
+   * has ("Sales and Related Workers, All Other": all of them; "Production Workers, All Other":
+   * "workers" alone), so the residual of the group the title names is the one it points to.
+   */
+  #residualNamed(occ: number, qTerms: readonly string[], qWeight: number): number {
+    const name = this.#primaryTerms[occ];
+    let named = 0;
+    for (const term of qTerms) if (name.has(term)) named += this.idf(term);
+    return qWeight > 0 ? RESIDUAL_NAMED * named / qWeight : 0;
+  }
+
   supportedSkills(onetCode: string, terms: Set<string>, limit = 10): string[] {
     const occ = this.#occIndex.get(onetCode) ?? -1;
     const names = this.#skillTerms[occ];

@@ -370,6 +370,11 @@ export interface CleanedTitle {
    * maintenance"), folded: what the title is not. The ranking demotes occupations it names.
    */
   excluded?: string;
+  /**
+   * The title says it is classified nowhere else ("Entertainer, n.e.c.": a coding index's mark
+   * for the residual category, "..., All Other"). The ranking favours residual occupations.
+   */
+  residual?: true;
 }
 
 /** Words an acronym may pass over ("CADD": Computer-Aided Drafting and Design). */
@@ -469,11 +474,21 @@ export function cleanTitle(
   isRoleWord: (word: string) => boolean = () => false,
   isTitle: (segment: string) => boolean = () => false,
 ): CleanedTitle {
-  return withSchoolLevel(
-    raw,
-    cleanParts(raw, segmentScore, namesOneOccupation, isRoleWord, isTitle),
+  const residual = NOT_ELSEWHERE.test(raw);
+  const text = residual ? raw.replace(NOT_ELSEWHERE, " ") : raw;
+  const cleaned = withSchoolLevel(
+    text,
+    cleanParts(text, segmentScore, namesOneOccupation, isRoleWord, isTitle),
   );
+  return residual ? { ...cleaned, residual } : cleaned;
 }
+
+/**
+ * A coding index's "not elsewhere classified": "n.e.c." (dotted, any case), the words, or a bare
+ * "NEC" after a comma at the end ("Metal worker, NEC"). Not a bare "NEC" elsewhere: in an
+ * electrician's title it is the National Electrical Code.
+ */
+const NOT_ELSEWHERE = /\bn\.\s?e\.\s?c\b\.?|\bnot elsewhere classified\b|,\s*nec\.?\s*$/i;
 
 /** A teacher's title that names no school level ("Math Teacher"), as cleaning leaves it. */
 const TEACHER = /\bteachers?\b/;
