@@ -2419,8 +2419,14 @@ Deno.test("cleanTitle marks a title that says it is classified nowhere else", ()
   assert.equal(clean("Laborer, not elsewhere classified").residual, true);
   assert.equal(clean("Metal worker, NEC").residual, true);
   assert.equal(clean("Metal worker, NEC").text, "metal worker");
-  // The National Electrical Code, not a coding index's mark.
+  assert.equal(clean("Engineer, n.s.").residual, true);
+  assert.equal(clean("Clerk, not specified").residual, true);
+  // The National Electrical Code, north-east, a territory: not a coding index's mark.
   assert.equal(clean("Electrician (NEC)").residual, undefined);
+  assert.equal(clean("N.E. Sales Manager").residual, undefined);
+  assert.equal(clean("Sales Rep (N.S. Territory)").residual, undefined);
+  // "(any industry)" codes the entry whatever the industry: no words of the title.
+  assert.equal(clean("Laborer (any industry)").text, "laborer");
   assert.equal(clean("Sales worker").residual, undefined);
 });
 

@@ -235,6 +235,8 @@ const NOISE_PHRASES: RegExp[] = [
   /\bpaid\s+training\b|\btraining\s+provided\b/g,
   /\b(?:1st|2nd|3rd|first|second|third|day|night|evening|swing|am|pm)\s+shifts?\b/g,
   /\bclass\s+[abc]\b/g,
+  // A coding index's "(any industry)": the entry is coded the same whatever the industry.
+  /\bany\s+industry\b/g,
   // An id has a digit: "Job ID 20391", "Req #48213", "Job-A123"; "Nurse Job - $2037/wk" has none.
   /\b(?:req|requisition|job|position)(?:\s*(?:id|no|number|#))?\s*[:#]?\s*(?=[a-z-]*\d)[a-z]*[-\d][\w-]*/g,
   // Pay: "$2037/wk", "$16.50 hr" ("hr" alone was read as human resources), "$19.61 Per Hour", a
@@ -371,8 +373,9 @@ export interface CleanedTitle {
    */
   excluded?: string;
   /**
-   * The title says it is classified nowhere else ("Entertainer, n.e.c.": a coding index's mark
-   * for the residual category, "..., All Other"). The ranking favours residual occupations.
+   * The title says it is classified nowhere else ("Entertainer, n.e.c.") or not specified
+   * ("Engineer, n.s."): a coding index's mark for the residual category, "..., All Other". The
+   * ranking favours residual occupations.
    */
   residual?: true;
 }
@@ -484,11 +487,13 @@ export function cleanTitle(
 }
 
 /**
- * A coding index's "not elsewhere classified": "n.e.c." (dotted, any case), the words, or a bare
- * "NEC" after a comma at the end ("Metal worker, NEC"). Not a bare "NEC" elsewhere: in an
- * electrician's title it is the National Electrical Code.
+ * A coding index's "not elsewhere classified" or "not specified", whose entries it codes to a
+ * residual category: "n.e.c." (dotted, any case), "n.s." where a part ends ("Engineer, n.s."), the
+ * words, or a bare "NEC" after a comma at the end ("Metal worker, NEC"). Not a bare "NEC"
+ * elsewhere (in an electrician's title, the National Electrical Code), nor "N.E." (north-east).
  */
-const NOT_ELSEWHERE = /\bn\.\s?e\.\s?c\b\.?|\bnot elsewhere classified\b|,\s*nec\.?\s*$/i;
+const NOT_ELSEWHERE =
+  /\bn\.\s?e\.\s?c\b\.?|\bn\.\s?s\.(?=\s*(?:$|[,;)]))|\bnot (?:elsewhere classified|specified)\b|,\s*nec\.?\s*$/i;
 
 /** A teacher's title that names no school level ("Math Teacher"), as cleaning leaves it. */
 const TEACHER = /\bteachers?\b/;
