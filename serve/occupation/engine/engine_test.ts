@@ -37,6 +37,7 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Accountant I - Job ID 20391", "accountant"], // a level numeral, as II and III are
     ["I&C Technician", "i and c technician"], // not at the end: a word
     ["Restaurant Owner", "restaurant manager"], // an owner is coded as a manager
+    ["Proprietor, restaurant", "restaurant manager"], // and a proprietor
     ["Electrical Engineer Co-Op", "electrical engineer"], // a work term, not O*NET's "CO Op"
     ["Coop Grocery Clerk", "grocery clerk"],
     ["Senior FP&A Analyst", "financial planning and analysis analyst"], // not "FP", a physician

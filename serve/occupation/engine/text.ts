@@ -119,11 +119,14 @@ function partTime(text: string, isRoleWord: (word: string) => boolean): boolean 
  * Words read as another word, not abbreviations of it. An owner is coded by the work done, which
  * in a title is managing ("Restaurant Owner" with the food service managers). O*NET has "owner"
  * in 4 of ~68,000 titles, one of them the bare "Owner" reported by urologists, which took every
- * "... Owner". A title read this way matches no title exactly ("Product Owner" is not O*NET's
- * "Product Manager"): CleanedTitle.reread.
+ * "... Owner". A proprietor too (a coding index's "Proprietor, restaurant"): O*NET has the word in
+ * no title, and its stem took the proprietary traders. A title read this way matches no title
+ * exactly ("Product Owner" is not O*NET's "Product Manager"): CleanedTitle.reread.
  */
 const READINGS: Record<string, string> = {
   owner: "manager",
+  proprietor: "manager",
+  proprietress: "manager",
 };
 
 /**
