@@ -2918,7 +2918,6 @@ export class OccupationIndex {
     return total > 0 ? round4(Math.exp(this.#votePrior[top] / VOTE_PRIOR) / total) : 1;
   }
 
-  /** Skills and technologies of an occupation whose words all occur in the given terms. */
   /**
    * What a title that says it is classified nowhere else ("Sales worker, n.e.c.") adds to a
    * residual category: RESIDUAL_NAMED times the share of the query's words (by idf) its own name
@@ -2932,6 +2931,7 @@ export class OccupationIndex {
     return qWeight > 0 ? RESIDUAL_NAMED * named / qWeight : 0;
   }
 
+  /** Skills and technologies of an occupation whose words all occur in the given terms. */
   supportedSkills(onetCode: string, terms: Set<string>, limit = 10): string[] {
     const occ = this.#occIndex.get(onetCode) ?? -1;
     const names = this.#skillTerms[occ];
