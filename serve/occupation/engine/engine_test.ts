@@ -38,6 +38,8 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["I&C Technician", "i and c technician"], // not at the end: a word
     ["Restaurant Owner", "restaurant manager"], // an owner is coded as a manager
     ["Proprietor, restaurant", "restaurant manager"], // and a proprietor
+    ["Head, personnel department", "director of personnel department"], // a department's head
+    ["Personnel Department Head", "director of personnel department"],
     ["Electrical Engineer Co-Op", "electrical engineer"], // a work term, not O*NET's "CO Op"
     ["Coop Grocery Clerk", "grocery clerk"],
     ["Senior FP&A Analyst", "financial planning and analysis analyst"], // not "FP", a physician

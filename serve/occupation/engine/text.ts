@@ -152,6 +152,11 @@ const READ_PHRASES: [RegExp, string][] = [
   [/^(?:co\s*-?\s*)?founders?$/g, "chief executive"],
   // "Head of Sales", "Head of Engineering": the function's top manager, as "Director of" reads.
   [/(^|[-–—|:(,]\s*)head\s+of\s+(?=\S)/g, "$1director of "],
+  // A coding index's "Head, personnel department" and "Personnel department head": the head of a
+  // department, division or section is its director, as "Head of" reads.
+  [/^head\s*,\s*(?=[^,]*\b(?:department|dept|division|section)\b)/g, "director of "],
+  // (A bare "Department Head" is O*NET's title as written.)
+  [/^(.*\S\s+(?:department|dept|division|section))\s+head$/g, "director of $1"],
   // "General Labor", "Farm Labor", "Labor, Farm": labor as the last word of a part is the laborer
   // (it matched the labor relations specialists and the farm labor contractors); "Labor and
   // Delivery Nurse", "Labor Relations" and "Labor/Delivery" keep it.
