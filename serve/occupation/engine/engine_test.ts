@@ -2434,24 +2434,19 @@ Deno.test("cleanTitle marks a title that says it is classified nowhere else", ()
 });
 
 Deno.test("a title classified nowhere else answers the residual category of the group it names", () => {
-  const index = new OccupationIndex({
-    occupations: [
-      occupation("41-2031.00", "Retail Salespersons", "Sell merchandise."),
-      occupation("41-9099.00", "Sales and Related Workers, All Other", "All other sales workers."),
-      occupation("51-9199.00", "Production Workers, All Other", "All other production workers."),
-    ],
-    titles: [
-      indexTitle("41-2031.00", "primary", "Retail Salespersons"),
-      indexTitle("41-2031.00", "alternate", "Sales Worker"),
-      indexTitle("41-9099.00", "primary", "Sales and Related Workers, All Other"),
-      indexTitle("51-9199.00", "primary", "Production Workers, All Other"),
-      indexTitle("51-9199.00", "alternate", "Service Worker"),
-      indexTitle("51-9199.00", "alternate", "Utility Worker"),
-    ],
-    vectors: null,
-  });
-  const top = (title: string) =>
-    index.rank({ title }, { limit: 3, semantic: false }).results[0]?.onetCode;
+  const rank = titleRanker([
+    occupation("41-2031.00", "Retail Salespersons", "Sell merchandise."),
+    occupation("41-9099.00", "Sales and Related Workers, All Other", "All other sales workers."),
+    occupation("51-9199.00", "Production Workers, All Other", "All other production workers."),
+  ], [
+    indexTitle("41-2031.00", "primary", "Retail Salespersons"),
+    indexTitle("41-2031.00", "alternate", "Sales Worker"),
+    indexTitle("41-9099.00", "primary", "Sales and Related Workers, All Other"),
+    indexTitle("51-9199.00", "primary", "Production Workers, All Other"),
+    indexTitle("51-9199.00", "alternate", "Service Worker"),
+    indexTitle("51-9199.00", "alternate", "Utility Worker"),
+  ]);
+  const top = (title: string) => rank(title).results[0]?.onetCode;
   // The mark decides: without it the residual of the sales workers is not the answer.
   assert.notEqual(top("Sales worker"), "41-9099.00");
   // Nor the production workers' residual, whose name has only "workers" of the title's words.

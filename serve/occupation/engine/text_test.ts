@@ -197,7 +197,8 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Fire Sprinkler Helper", null],
     ["Edger Operator", null],
     ["Traffic Cone Worker", null],
-    // O*NET's own titles of other occupations (.scratch audit: every O*NET title a row reads).
+    // O*NET's own titles of other occupations (deno task audit:readings: every O*NET title a row
+    // reads).
     ["Oil Field Worker", null],
     ["Field Laborer", null],
     ["Leaf Conditioner Helper", null],
