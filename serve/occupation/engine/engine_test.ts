@@ -40,6 +40,8 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Proprietor, restaurant", "restaurant manager"], // and a proprietor
     ["Head, personnel department", "director of personnel department"], // a department's head
     ["Personnel Department Head", "director of personnel department"],
+    ["Lead, housekeeping", "housekeeping supervisor"], // an index's "Lead, X" supervises X
+    ["Lead mechanic, city bus garage", "city bus garage lead mechanic"], // a senior mechanic
     ["Electrical Engineer Co-Op", "electrical engineer"], // a work term, not O*NET's "CO Op"
     ["Coop Grocery Clerk", "grocery clerk"],
     ["Senior FP&A Analyst", "financial planning and analysis analyst"], // not "FP", a physician

@@ -1053,7 +1053,9 @@ function uninvert(segment: string): string {
   const head = segment.slice(0, comma).trim();
   const rest = segment.slice(comma + 1).replace(/,/g, " ").trim();
   if (!rest || !/[a-z]/.test(rest) || head.split(/\s+/).length > 2) return segment;
-  return `${rest} ${head}`;
+  // An index's "Lead, X" is X's first-line supervisor ("Lead, cashier"); it writes a senior
+  // worker as "lead X" ("Lead mechanic"). O*NET has no title in that form.
+  return `${rest} ${head === "lead" ? "supervisor" : head}`;
 }
 
 function lookup(table: Record<string, string>, key: string): string | undefined {
