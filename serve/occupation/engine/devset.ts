@@ -334,7 +334,9 @@ export const READ_BLIND_ROUNDS = [
   "catalog_hard",
   "seasonal",
   "visa",
-  ...[2, 3, 4, 5, 6, 7, 8, 9, 10].flatMap((n) => [`catalog_${n}`, `seasonal_${n}`, `visa_${n}`]),
+  ...[2, 3, 4, 5, 6, 7, 8, 9, 10, 11].flatMap((
+    n,
+  ) => [`catalog_${n}`, `seasonal_${n}`, `visa_${n}`]),
 ] as const;
 
 /**
@@ -342,7 +344,7 @@ export const READ_BLIND_ROUNDS = [
  * estimate of the hidden sets), nothing is fitted on them, and their misses are not printed. When
  * they have been read they move to READ_BLIND_ROUNDS, and a new round is written.
  */
-export const UNREAD_BLIND_ROUNDS = ["catalog_11", "seasonal_11", "visa_11"] as const;
+export const UNREAD_BLIND_ROUNDS = ["catalog_12", "seasonal_12", "visa_12"] as const;
 
 /** A blind round's fixture file. */
 export function blindRoundUrl(name: string): URL {

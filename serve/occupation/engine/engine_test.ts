@@ -121,6 +121,8 @@ Deno.test("headText: a cleaned title without the words of a bracket it ends with
   assert.equal(headText("registered nurse", "Nurse (RN)"), "registered nurse", "not its end");
   assert.equal(headText("logging", "(Logging)"), "logging", "nothing else");
   assert.equal(headText("cook", "Cook"), "cook");
+  // The cleaning kept "bi" once, before the bracket.
+  assert.equal(headText("bi developer power ssas", "BI Developer (Power BI/SSAS)"), "bi developer");
   assert.equal(
     headText("back end engineer java spring", "Backend Engineer (Java/Spring) - Loyalty Services"),
     "back end engineer",
@@ -698,6 +700,7 @@ Deno.test("gendered forms the index lacks are read as the forms it has", () => {
       indexTitle("41-2031.00", "alternate", "Salesperson"),
       indexTitle("45-2093.00", "alternate", "Cow Hand"),
       indexTitle("11-9131.00", "alternate", "Postmaster"),
+      indexTitle("45-2093.00", "alternate", "Herdsman"),
     ],
   );
   const cleaned = (title: string) => ranked(title).cleanedTitle;
@@ -715,6 +718,8 @@ Deno.test("gendered forms the index lacks are read as the forms it has", () => {
   assert.equal(cleaned("Cowhand"), "cow hand");
   assert.equal(cleaned("Saleslady"), "salesperson");
   assert.equal(ranked("Saleswoman").results[0]?.onetCode, "41-2031.00");
+  assert.equal(cleaned("Herdsperson"), "herdsman", "a -person the index has as its -man");
+  assert.equal(cleaned("Salesperson"), "salesperson", "the index's own -person");
   assert.equal(cleaned("Princess"), "princess", "no role word under the ending: as written");
   assert.equal(cleaned("Paper Girl"), "paper girl", "no such phrase: as written");
 });
@@ -952,6 +957,10 @@ Deno.test("a supervisor's or lead's short title takes its qualifier as its domai
   assert.equal(clean("Field Supervisor - Austin"), "field supervisor");
   // The index reads a technical lead itself (ranker 80).
   assert.equal(clean("Technical Leader - Crops"), "technical leader");
+  // A qualifier that outscores the lead's part still has the lead over it (ranker 115).
+  const lawn = (segment: string) => segment === "lawn maintenance" ? 200 : score(segment);
+  assert.equal(cleanTitle("Crew Lead - Lawn Maintenance", lawn).text, "lawn maintenance crew lead");
+  assert.equal(cleanTitle("Project Manager - Lawn Maintenance", lawn).text, "lawn maintenance");
 });
 
 Deno.test("a coded title wins in catalog word order; employer wording alone is still ranked", () => {

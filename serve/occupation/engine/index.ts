@@ -55,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "114";
+export const RANKER_VERSION = "115";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -551,7 +551,7 @@ const GERUND_PLACES = new Set(["line", "table", "room", "floor", "house", "shed"
 /** The roles a crew of a domain may name after "crew" (#crewWorker: "Lambing Crew Worker"). */
 const CREW_ROLES = new Set(["worker", "workers", "laborer", "laborers", "hand", "hands"]);
 /** Words #genderedForms may read: a gendered ending, or a boy or girl. */
-const GENDERED_ENDING = /(?:ess|ette|girl|boy|hand|lady|woman)\b/;
+const GENDERED_ENDING = /(?:ess|ette|girl|boy|hand|lady|woman|person)\b/;
 /** The words of a "crew member" head (rest_cover): the crew is not the domain. */
 const MEMBER_OF = new Set(["crew", "team", "staff"]);
 
@@ -1622,7 +1622,7 @@ export class OccupationIndex {
           continue;
         }
       }
-      const found = /^([a-z]{3,}?)(mistress|ess|ette|girl|boy|hand|lady|woman)$/.exec(word);
+      const found = /^([a-z]{3,}?)(mistress|ess|ette|girl|boy|hand|lady|woman|person)$/.exec(word);
       if (!found || this.#known(word)) continue;
       const [, stem, ending] = found;
       if (ending === "ess" || ending === "ette") {
@@ -1633,9 +1633,9 @@ export class OccupationIndex {
         if (base !== undefined) read = [base];
       } else if (ending === "mistress") {
         if (this.#known(`${stem}master`)) read = [`${stem}master`];
-      } else if (ending === "lady" || ending === "woman") {
-        // "Saleslady" the salesperson, "Forelady" the foreman.
-        const base = [`${stem}person`, `${stem}man`].find((w) => this.#known(w));
+      } else if (ending === "lady" || ending === "woman" || ending === "person") {
+        // "Saleslady" the salesperson, "Forelady" and "Foreperson" the foreman.
+        const base = [`${stem}person`, `${stem}man`].find((w) => w !== word && this.#known(w));
         if (base !== undefined) read = [base];
       } else if (this.#known(stem)) {
         if (ending === "hand" || this.#isPhrase(stem, ending)) read = [stem, ending];

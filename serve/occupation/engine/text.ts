@@ -657,6 +657,16 @@ function cleanParts(
       return { text: read, rest, ...reading(text, phrased), ...excluded };
     }
   }
+  // A supervisor's or lead's title whose qualifier outscored it ("Crew Lead - Lawn Maintenance")
+  // leads the qualifier's work: read the other way round, as above.
+  const led = segments.find((s) => s !== cleaned && hierarchyOnly(s));
+  if (
+    led !== undefined && cleaned !== "" && cleaned.split(" ").length <= 3 &&
+    !isRoleWord(cleaned.slice(cleaned.lastIndexOf(" ") + 1))
+  ) {
+    const rest = segments.filter((s) => s !== cleaned && s !== led).join(" ");
+    return { text: `${cleaned} ${led}`, rest, ...reading(text, phrased), ...excluded };
+  }
   const rest = segments.filter((s) => s !== cleaned).join(" ");
   // A title made only of what cleaning drops ("Team Member", "Senior") is still the employer's
   // title: it is matched as written rather than answered with nothing.
@@ -1138,9 +1148,14 @@ export function headText(cleaned: string, raw: string): string {
   const words = cleaned.split(" ");
   for (const bracket of [...raw.matchAll(BRACKETS)].reverse()) {
     const inner = tokenize(foldText(bracket[0]));
-    if (inner.length === 0 || words.length <= inner.length) continue;
-    const tail = words.slice(-inner.length);
-    if (tail.every((w, i) => w === inner[i])) return words.slice(0, -inner.length).join(" ");
+    if (inner.length === 0) continue;
+    // The cleaning keeps a word once: "BI Developer (Power BI/SSAS)" is "bi developer power
+    // ssas", whose tail is the bracket's words but the one the title had before it.
+    const bracketWords = new Set(inner);
+    let tail = 0;
+    while (tail < words.length && bracketWords.has(words[words.length - 1 - tail])) tail++;
+    if (tail === 0 || tail === words.length || !inner.every((w) => words.includes(w))) continue;
+    return words.slice(0, -tail).join(" ");
   }
   return cleaned;
 }
