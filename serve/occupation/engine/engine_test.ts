@@ -41,6 +41,7 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Head, personnel department", "director of personnel department"], // a department's head
     ["Personnel Department Head", "director of personnel department"],
     ["Lead, housekeeping", "housekeeping supervisor"], // an index's "Lead, X" supervises X
+    ["Ag Laborer", "agricultural laborer"],
     ["Lead mechanic, city bus garage", "city bus garage lead mechanic"], // a senior mechanic
     ["Electrical Engineer Co-Op", "electrical engineer"], // a work term, not O*NET's "CO Op"
     ["Coop Grocery Clerk", "grocery clerk"],

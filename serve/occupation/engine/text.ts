@@ -15,6 +15,7 @@ import { ROLE_WORDS } from "./roles.ts";
 /** Abbreviations seen in posting titles, expanded before matching (folded tokens). */
 const ABBREVIATIONS: Record<string, string> = {
   rn: "registered nurse",
+  ag: "agricultural", // "Ag Laborer", "Ag Equipment Operator"
   lpn: "licensed practical nurse",
   lvn: "licensed vocational nurse",
   cna: "certified nursing assistant",
@@ -976,6 +977,21 @@ const SETTINGS: readonly SettingReading[] = [
     not:
       /\b(?:lots?|sales|retail|stores?|fire\w*|logging|loggers?|sawmill|mill|landscap\w*|utility|utilities|greenhouse|supervisors?|foremen|foreman|leads?|leaders?)\b|(?<!forest )\bnursery\b/i,
     reading: "forestry worker",
+  },
+  // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
+  // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read
+  // as written, the generic role went to the material movers (53-7062) or the production
+  // workers, all other. Not a store's, a plant's, a shed's or a construction site's.
+  {
+    role: endsPart(
+      String
+        .raw`(?:labou?rers?|workers?|hands?|crew(?: members?| workers?)?|ag (?:labou?rers?|workers?))`,
+    ),
+    setting: FARM_SETTING,
+    cropsOnly: true,
+    not:
+      /\b(?:plants?|processing|cannery|canning|factory|mills?|packing|packers?|packinghouse|sheds?|warehouse|distribution|grocery|supermarket|market|stores?|retail|sales|department|construction|landscap\w*|lawns?|mechanics?|shop|drivers?|operators?|supervisors?|forem[ae]n|leads?|leaders?|managers?|technicians?|boss|contractors?|combines?|op|buckers?|stackers?|sort\w*|grad\w*|lines?|cooks?|kitchen|camps?|ranch\w*|dairy|poultry|eggs?|oysters?|clams?|crawfish|fish|shellfish|ponds?|athletic|sports?|ball ?fields?|grounds|parks?|trees?|nursery|greenhouse|stables?|thoroughbreds?|breeding|worms?|maintenance|day ?care|health|community|rooms?|field (?:based|crew)|farms?|farming|harvest\w*)\b/i,
+    reading: "crop farmworker",
   },
 ];
 

@@ -177,6 +177,17 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Cone Collector - Seed Orchard", "forestry worker"],
     ["Balsam Tipper (Wreath Greens)", "forestry worker"],
     ["Brush Cutter - Forestry / Fuels Reduction", "forestry worker"],
+    // A crop field's laborer, hand or crew that names no farm (ranker 116).
+    ["Cotton Hoeing Laborer", "crop farmworker"],
+    ["Hop Yard Laborer - Stringing/Training", "crop farmworker"],
+    ["Seasonal Ag Laborer - Watermelon/Cantaloupe", "crop farmworker"],
+    ["Tobacco Barn Hand - Housing/Hanging", "crop farmworker"],
+    // Nor a sorting line's, an athletic field's, a pond's or a camp's cook.
+    ["Onion Sorting Line Worker", null],
+    ["Athletic Field Maintenance Worker", null],
+    ["Pond Hand - Crawfish Farm", null],
+    ["Cook - Labor Camp Kitchen (H-2A Workers)", null],
+    ["Field Based Community Health Worker", null],
     // The other setting, another role, or the supervisor of the crew: read as written.
     ["Hand-Line Mover - Sprinkler Irrigation (Alfalfa/Potatoes)", null],
     ["Lawn Mower Repair Helper", null],
