@@ -39,6 +39,8 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "landscape laborer": "37-3011",
   "livestock laborer": "45-2093",
   "forestry worker": "45-4011",
+  "boat crew deck hand": "53-5011",
+  "amusement attendant": "39-3091",
 };
 
 async function main() {

@@ -834,7 +834,7 @@ const SETTINGS: readonly SettingReading[] = [
   // O*NET lists "Ski Lift Operator"); read as written, "Lift Operator" is the forklift drivers'.
   {
     role: endsPart(String.raw`(?:chair ?lift|lift) (?:operators?|attendants?)`),
-    setting: /\b(?:ski|skiing|snowboard|snowboarding)\b/i,
+    setting: /\b(?:ski|skiing|snowboard|snowboarding|chair ?lifts?|gondolas?|mountain ops)\b/i,
     reading: "ski lift operator",
   },
   // A game agent or operator of a carnival midway or a fair runs an amusement concession
@@ -845,6 +845,33 @@ const SETTINGS: readonly SettingReading[] = [
     setting: /\b(?:midway|carnivals?|fairs?|boardwalk|amusements?|circus|traveling show)\b/i,
     not: /\b(?:casino|gaming|wildlife|warden)\b/i,
     reading: "carnival worker",
+  },
+  // An attendant, operator or crew of a ride, a water park, a theme park's attractions or a
+  // fair's midway is an amusement and recreation attendant (39-3091: SOC names operating rides and
+  // amusement concessions); read as written, the generic role went to the passenger attendants,
+  // the material movers or the production workers, all other ("Bumper Car Attendant").
+  {
+    role: endsPart(
+      String
+        .raw`(?:attendants?|operators?|dispatchers?|associates?|team members?|workers?|crew(?: members?)?|hands?)`,
+    ),
+    setting:
+      /\b(?:rides?|water ?parks?|theme parks?|amusement parks?|(?:park|ride|water park) attractions|water ?slides?|slide (?:attendants?|dispatch\w*)|wave pools?|lazy rivers?|bumper (?:cars?|boats?)|go[- ]?karts?|(?:mini(?:ature)?|putt[- ]?putt) golf|corn maze|carnivals?|midway|fairgrounds|county fairs?|state fairs?|arcades?|laser tag|batting cages?|zip ?lines?|ropes courses?|climbing walls?|snow tubing|tubing hill)\b/i,
+    not:
+      /\b(?:mechanics?|repair\w*|maintenance|electricians?|welders?|food|cooks?|kitchen|cashiers?|security|guards?|lifeguards?|supervisors?|managers?|leads?|forem[ae]n|drivers?|trucks?|housekeep\w*|janitor\w*|custodian\w*|cleaners?|restrooms?|talent|bus|shuttle|share|sharing|hail\w*|gates?|tickets?|admissions?|parking|concessions?|stands?)\b/i,
+    reading: "amusement attendant",
+  },
+  // A rental attendant or technician of boats, bikes, kayaks or skis provides recreation equipment
+  // (39-3091); read as written, the counter and rental clerks (41-2021) took them. A rental clerk
+  // stays theirs.
+  {
+    role: endsPart(
+      String.raw`(?:attendants?|techs?|technicians?|associates?|workers?)`,
+    ),
+    setting:
+      /^(?=.*\b(?:rentals?|livery)\b)(?=.*\b(?:boats?|bikes?|bicycles?|kayaks?|canoes?|paddle ?boards?|paddleboards?|skis?|snowboards?|jet ?skis?|snowshoes?|beach chairs?|cabanas?)\b)/i,
+    not: /\b(?:cars?|trucks?|vehicles?|equipment|tools?|uniforms?|apartments?|property|leasing)\b/i,
+    reading: "amusement attendant",
   },
   // A shucker of a raw bar or an oyster bar prepares food (food preparation workers); O*NET lists
   // "Oyster Shucker" only with the seafood plants' cutters and trimmers.
@@ -977,6 +1004,17 @@ const SETTINGS: readonly SettingReading[] = [
     not:
       /\b(?:lots?|sales|retail|stores?|fire\w*|logging|loggers?|sawmill|mill|landscap\w*|utility|utilities|greenhouse|supervisors?|foremen|foreman|leads?|leaders?)\b|(?<!forest )\bnursery\b/i,
     reading: "forestry worker",
+  },
+  // A deckhand of a ferry, tug, barge, excursion or dinner-cruise boat is a sailor (53-5011);
+  // O*NET lists "Deckhand" with the fishers (45-3031), the logging workers and the sailors alike,
+  // and the fishers took such titles. A fishing boat's stays as written.
+  {
+    role: endsPart(String.raw`(?:deck ?hands?|line handlers?)`),
+    setting:
+      /\b(?:tours?|excursions?|cruises?|ferry|ferries|dinner|sightseeing|passengers?|whale|tug\w*|tow ?boats?|barges?|yachts?|river ?boats?|paddle\w*|harbou?rs?|water taxis?|marinas?)\b/i,
+    not:
+      /\b(?:fish\w*|crab\w*|lobster\w*|shrimp\w*|salmon|halibut|tuna|longlin\w*|trawl\w*|seine\w*|gillnet\w*|nets?|oysters?|scallops?|clams?|charters?|dredg\w*|logs?|logging)\b/i,
+    reading: "boat crew deck hand",
   },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read

@@ -182,6 +182,22 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Hop Yard Laborer - Stringing/Training", "crop farmworker"],
     ["Seasonal Ag Laborer - Watermelon/Cantaloupe", "crop farmworker"],
     ["Tobacco Barn Hand - Housing/Hanging", "crop farmworker"],
+    // A deckhand of a passenger or work boat is a sailor; a fishing boat's stays as written.
+    ["Deckhand - Excursion Vessel", "boat crew deck hand"],
+    ["Ferry Deck Hand", "boat crew deck hand"],
+    ["Deckhand - Commercial Fishing Vessel", null],
+    ["Crab Boat Deckhand - Tour Season", null],
+    ["Deckhand", null],
+    // A ride's, water park's or midway's attendant, and a recreation rental's attendant, are
+    // amusement and recreation attendants; a gate's, a concession's or a rental clerk stays.
+    ["Bumper Car Attendant", "amusement attendant"],
+    ["Water Slide Dispatcher - Water Park", "amusement attendant"],
+    ["Kayak Rental Attendant", "amusement attendant"],
+    ["Lift Operator - Chairlift", "ski lift operator"],
+    ["Gate Attendant - County Fair", null],
+    ["Bike Rental Clerk", null],
+    ["Rideshare Driver", null],
+    ["Talent Attraction Associate", null],
     // Nor a sorting line's, an athletic field's, a pond's or a camp's cook.
     ["Onion Sorting Line Worker", null],
     ["Athletic Field Maintenance Worker", null],
