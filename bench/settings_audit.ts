@@ -41,6 +41,15 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "forestry worker": "45-4011",
   "boat crew deck hand": "53-5011",
   "amusement attendant": "39-3091",
+  "pesticide applicator": "37-3012",
+  "concrete finisher": "47-2051",
+  "brick mason helper": "47-3011",
+  "heavy construction equipment operator": "47-2073",
+  "psychiatric aide": "31-1133",
+  "snack bar attendant": "35-3023",
+  "short order cook": "35-2015",
+  "housekeeping cleaner": "37-2012",
+  "farm supervisor": "45-1011",
 };
 
 async function main() {

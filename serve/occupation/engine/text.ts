@@ -997,7 +997,7 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:laborers?|workers?|hands?|planters?|collectors?|pickers?|gatherers?|tippers?|brush cutters?|crew(?: members?| workers?)?)`,
+        .raw`(?:laborers?|workers?|hands?|planters?|collectors?|pickers?|gatherers?|tippers?|rakers?|balers?|brush cutters?|crew(?: members?| workers?)?)`,
     ),
     setting:
       /\b(?:forest\w*|reforestation|woods|woodlands?|tree planting|seedlings?|christmas trees?|tree farms?|seed orchards?|(?:pine|seed|fir|spruce) cones?|cones? (?:collect\w*|pick\w*|gather\w*)|balsam|wreath\w*|pine straw|fuels? reduction|timber stand|silvicultur\w*)\b/i,
@@ -1015,6 +1015,95 @@ const SETTINGS: readonly SettingReading[] = [
     not:
       /\b(?:fish\w*|crab\w*|lobster\w*|shrimp\w*|salmon|halibut|tuna|longlin\w*|trawl\w*|seine\w*|gillnet\w*|nets?|oysters?|scallops?|clams?|charters?|dredg\w*|logs?|logging)\b/i,
     reading: "boat crew deck hand",
+  },
+  // A spray rig's operator of lawns, orchards or crops applies pesticides (37-3012); O*NET lists
+  // "Spray Rig Operator" only with the oil field's service unit operators.
+  {
+    role: endsPart(
+      String
+        .raw`(?:(?:spray rigs?|spray trucks?|sprayers?|spray) (?:operators?|drivers?|techs?|technicians?)|sprayers?)`,
+    ),
+    setting:
+      /\b(?:lawns?|turf|orchards?|vineyards?|crops?|fields?|farms?|pesticides?|herbicides?|weeds?|airblast|landscap\w*|golf|nursery|greenhouse|trees?|agricultural|ag)\b/i,
+    not:
+      /\b(?:paint\w*|coatings?|foam|insulation|concrete|sealcoat\w*|asphalt|oil|gas|frac\w*|wells?|hydroseed\w*|fire)\b/i,
+    reading: "pesticide applicator",
+  },
+  // A finisher of concrete flatwork, sidewalks or curbs is a concrete finisher (47-2051); O*NET
+  // lists "Flatwork Finisher" only with the laundries' pressers.
+  {
+    role: endsPart(String.raw`(?:flatwork )?finishers?`),
+    setting: /\b(?:concrete|cement|sidewalks?|curbs?|driveways?|slabs?|patios?)\b/i,
+    not: /\b(?:drywall|wood|hardwood|furniture|paint\w*|textiles?|laundry|metal|leather|glass)\b/i,
+    reading: "concrete finisher",
+  },
+  // A hod carrier or a masonry crew's mortar mixer helps the brickmasons (47-3011, where O*NET
+  // lists "Hod Carrier" beside the construction laborers).
+  {
+    role: endsPart(String.raw`(?:hod carriers?|mortar mixers?|mud mixers?)`),
+    setting: /\b(?:hod|mason\w*|brick\w*|block ?lay\w*|stone ?work\w*)\b/i,
+    reading: "brick mason helper",
+  },
+  // An excavator's, backhoe's, dozer's or skid steer's operator on a construction, utility or
+  // site-work job runs construction equipment (47-2073); O*NET lists "Excavator Operator" and
+  // "Heavy Equipment Operator" with the mines' and quarries' machine operators.
+  {
+    role: endsPart(
+      String
+        .raw`(?:excavator|backhoe|back hoe|trackhoe|track hoe|skid ?steer|bulldozer|dozer|front end loader|loader|motor grader|grader|mini ?ex|heavy equipment) (?:operators?|drivers?|oprs?|ops)`,
+    ),
+    setting:
+      /\b(?:construction|site ?(?:prep\w*|work|development)|sewer|trench\w*|utility|utilities|underground|pipelines?|grading|earthwork|excavation|excavating|roads?|highway|paving|demolition|landscap\w*|contractors?|residential|commercial|civil|water ?mains?|storm ?water|septic|foundations?|skid ?steer)\b/i,
+    not:
+      /\b(?:mines?|mining|quarr(?:y|ies)|pits?|coal|aggregates?|log\w*|forestry|farms?|ranch\w*|dairy|feedlots?|feed ?yards?|warehouse|ports?|docks?|rail\w*|landfill|scrap|recycl\w*)\b/i,
+    reading: "heavy construction equipment operator",
+  },
+  // An attendant, orderly or aide of a psychiatric ward or a mental hospital is a psychiatric aide
+  // (31-1133); read as written, the orderlies (31-1132) took them.
+  {
+    role: endsPart(String.raw`(?:attendants?|orderl(?:y|ies)|aides?)`),
+    setting: /\b(?:psychiatric|psych|mental (?:hospital|health|ward)|behavioral health)\b/i,
+    not: /\b(?:nurs\w*|social|counsel\w*|therap\w*|case|teachers?|classroom|school)\b/i,
+    reading: "psychiatric aide",
+  },
+  // A lunch counter's, diner's or coffee shop's counterman serves food at the counter (35-3023);
+  // O*NET's "Counterman" is the parts salespersons'.
+  {
+    role: endsPart(String.raw`(?:counter ?m[ae]n|counter ?persons?|counter ?workers?)`),
+    setting:
+      /\b(?:lunch\w*|diners?|coffee|food|restaurants?|cafes?|cafeteria|snack\w*|soda fountain|deli|delicatessen|sandwich\w*|drive-?in|fountain)\b/i,
+    reading: "snack bar attendant",
+  },
+  // A diner's, lunch counter's or coffee shop's cook is a short order cook (35-2015); read as
+  // written, the institution and cafeteria cooks took them.
+  {
+    role: endsPart(String.raw`cooks?`),
+    setting: /\b(?:diners?|lunch counters?|coffee shops?|luncheonettes?|greasy spoon)\b/i,
+    reading: "short order cook",
+  },
+  // A turnover or changeover cleaner of vacation rentals, condos or cabins cleans guest lodging
+  // (maids and housekeeping cleaners, 37-2012); read as written, the vehicle cleaners took them.
+  {
+    role: endsPart(String.raw`(?:cleaners?|housekeepers?)`),
+    setting:
+      /\b(?:turnovers?|changeovers?|vacation rentals?|short[- ]term rentals?|condos?|condominiums?|cabins?|cottages?|airbnb)\b/i,
+    not:
+      /\b(?:office|commercial|windows?|carpets?|industrial|vehicles?|cars?|boats?|equipment|pressure|ducts?|janitor\w*|pool|kitchen|dish\w*|laundry|aircraft|airlines?|flights?|planes?|aviation)\b/i,
+    reading: "housekeeping cleaner",
+  },
+  // A supervisor, crew leader or foreman of a farm's crops or animals (a tobacco crew, a milking
+  // shift, a nursery crew) is a farm supervisor (45-1011); read as written, a crop word O*NET's
+  // titles have only of manufacturing ("tobacco") took the production supervisors.
+  {
+    role: endsPart(
+      String
+        .raw`(?:supervisors?|crew (?:lead(?:er)?s?|boss(?:es)?|chiefs?)|row boss(?:es)?|forem[ae]n|field bosse?s?)`,
+    ),
+    setting:
+      /\b(?:farms?|farming|ranch|orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|crops?|harvest\w*|nursery|greenhouse|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|citrus|melons?|watermelons?|tomato(?:es)?|potato(?:es)?|onions?|tobacco|cotton|corn|hay|alfalfa|hops?|detassel\w*|milking|dairy|herds?|livestock|cattle|poultry farms?|hatcher(?:y|ies))\b/i,
+    not:
+      /\b(?:plants?|processing|factory|cannery|warehouse|distribution|stores?|retail|sales|landscap\w*|construction|mills?|packing ?houses?|packinghouse|sheds?|shop|mechanics?|maintenance|kitchen|food|restaurants?|grocery|produce (?:department|manager)|security|transport\w*|trucking|drivers?|gins?|grading|milling|oil|wells?|solar|pipe ?lines?|roustabouts?|assembly|residential|infants?|child\w*|day ?care|preschool|toddlers?|bab(?:y|ies)|correction\w*|prisons?|inmates?)\b/i,
+    reading: "farm supervisor",
   },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read
