@@ -50,6 +50,7 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "short order cook": "35-2015",
   "housekeeping cleaner": "37-2012",
   "farm supervisor": "45-1011",
+  "agricultural produce packer": "53-7064",
 };
 
 async function main() {

@@ -2250,6 +2250,7 @@ Deno.test("a racetrack's groom is an animal caretaker, a hotel's room attendant 
       indexTitle("39-2021.00", "alternate", "Kennel Attendant"),
       indexTitle("45-2093.00", "alternate", "Stable Hand"),
       indexTitle("45-2093.00", "alternate", "Horse Groomer"),
+      indexTitle("45-2093.00", "alternate", "Livestock Laborer"),
       indexTitle("27-2023.00", "alternate", "Horse Race Starter"),
       indexTitle("37-2012.00", "primary", "Maids and Housekeeping Cleaners"),
       indexTitle("37-2012.00", "alternate", "Guest Room Attendant"),

@@ -803,6 +803,13 @@ const LIVESTOCK =
 const FARM_SETTING =
   /\b(?:farms?|farming|ranch|orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|fields?(?!\s+(?:hands?|workers?|laborers?))|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|nuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|dairy|cattle|disking|tillage|cultivating|planting)\b/i;
 
+/**
+ * Words of a crop, an orchard or a vineyard (FARM_SETTING without its words of any farm: "farm",
+ * "field", "harvest", "ranch"): a farm's or a field's worker without one reads as O*NET has it.
+ */
+const CROP_SETTING =
+  /\b(?:orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|hoe\w*|weeding|detassel\w*)\b/i;
+
 const SETTINGS: readonly SettingReading[] = [
   // SOC 2018 codes the carers of race horses, show horses and other animals not raised for
   // consumption as animal caretakers (39-2021) and excludes them from the farm animal workers
@@ -981,10 +988,10 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|crew(?: members?| workers?)?)`,
+        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|crew(?: members?| workers?)?)`,
     ),
     setting:
-      /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feedlots?|feedyards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|catfish farms?|fish farms?|aquaculture|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
+      /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feed ?lots?|feed ?yards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|(?:chicken|turkey|poultry|broiler|hen)s? (?:catch\w*|load\w*)|catfish farms?|fish farms?|(?:trout|salmon|shrimp|oyster|clam|shellfish|crawfish|crayfish) (?:farms?|ponds?)|aquaculture|(?:thoroughbred|horse|equine|breeding|stud) farms?|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
     not:
       /\b(?:plants?|processing|slaughter\w*|kill|packing|packers?|cannery|creamery|cheese|meat|deboning|evisceration|veterinar\w*|vet|clinic|hospital|racetracks?|race|track|show|zoo|kennels?|shelters?|supervisors?|foremen|foreman|leads?|leaders?)\b/i,
     reading: "livestock laborer",
@@ -1105,6 +1112,27 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:plants?|processing|factory|cannery|warehouse|distribution|stores?|retail|sales|landscap\w*|construction|mills?|packing ?houses?|packinghouse|sheds?|shop|mechanics?|maintenance|kitchen|food|restaurants?|grocery|produce (?:department|manager)|security|transport\w*|trucking|drivers?|gins?|grading|milling|oil|wells?|solar|pipe ?lines?|roustabouts?|assembly|residential|infants?|child\w*|day ?care|preschool|toddlers?|bab(?:y|ies)|correction\w*|prisons?|inmates?)\b/i,
     reading: "farm supervisor",
   },
+  // A packer of a packing shed's or packinghouse's crops, or of a crop without a field, packs
+  // produce by hand (53-7064, where O*NET lists "Agricultural Produce Packer"); a field packer
+  // works the harvest (the next row).
+  {
+    role: endsPart(String.raw`(?:packers?|baggers?)`),
+    setting: new RegExp(
+      String
+        .raw`${CROP_SETTING.source}|\b(?:packing ?(?:sheds?|houses?|lines?)|packinghouses?|clamshells?)\b`,
+      "i",
+    ),
+    cropsOnly: true,
+    not:
+      /\b(?:fields?|meat|poultry|fish|seafood|shrimp|crabs?|oysters?|plants?|factory|cannery|grocery|stores?|retail|warehouse|distribution|movers?|moving|household|supervisors?|leads?|forem[ae]n|machines?|operators?|harvest\w*|balls?|rolls?)\b/i,
+    reading: "agricultural produce packer",
+  },
+  {
+    role: endsPart(String.raw`packers?`),
+    setting: new RegExp(String.raw`^(?=.*\bfields?\b)(?=.*(?:${CROP_SETTING.source}))`, "i"),
+    cropsOnly: true,
+    reading: "crop farmworker",
+  },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read
   // as written, the generic role went to the material movers (53-7062) or the production
@@ -1112,12 +1140,12 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:labou?rers?|workers?|hands?|crew(?: members?| workers?)?|ag (?:labou?rers?|workers?))`,
+        .raw`(?:labou?rers?|labou?r|workers?|hands?|crew(?: members?| workers?)?|ag (?:labou?rers?|workers?))`,
     ),
-    setting: FARM_SETTING,
+    setting: CROP_SETTING,
     cropsOnly: true,
     not:
-      /\b(?:plants?|processing|cannery|canning|factory|mills?|packing|packers?|packinghouse|sheds?|warehouse|distribution|grocery|supermarket|market|stores?|retail|sales|department|construction|landscap\w*|lawns?|mechanics?|shop|drivers?|operators?|supervisors?|forem[ae]n|leads?|leaders?|managers?|technicians?|boss|contractors?|combines?|op|buckers?|stackers?|sort\w*|grad\w*|lines?|cooks?|kitchen|camps?|ranch\w*|dairy|poultry|eggs?|oysters?|clams?|crawfish|fish|shellfish|ponds?|athletic|sports?|ball ?fields?|grounds|parks?|trees?|nursery|greenhouse|stables?|thoroughbreds?|breeding|worms?|maintenance|day ?care|health|community|rooms?|field (?:based|crew)|farms?|farming|harvest\w*)\b/i,
+      /\b(?:plants?|processing|cannery|canning|factory|mills?|packing|packers?|packinghouse|sheds?|warehouse|distribution|grocery|supermarket|market|stores?|retail|sales|department|construction|landscap\w*|lawns?|mechanics?|shop|drivers?|operators?|supervisors?|forem[ae]n|leads?|leaders?|managers?|technicians?|boss|contractors?|combines?|op|buckers?|stackers?|sort\w*|grad\w*|lines?|cooks?|kitchen|camps?|ranch\w*|dairy|poultry|eggs?|oysters?|clams?|crawfish|fish|shellfish|ponds?|athletic|sports?|ball ?fields?|grounds|parks?|trees?|nursery|greenhouse|stables?|thoroughbreds?|breeding|worms?|maintenance|day ?care|health|community|rooms?)\b/i,
     reading: "crop farmworker",
   },
 ];

@@ -148,7 +148,6 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Pruner - Goat Dairy",
     "Cannery Line Worker - Salmon Canning", // the canning machines' tenders
     "Deckhand - Shrimp Boat",
-    "Stable Hand - Thoroughbred Breeding Farm", // a farm's horses are livestock
     "Groom Supervisor - Racetrack", // the role is the supervisor's
     "Room Attendant", // no setting
     "Room Attendant Supervisor - Hotel",
@@ -182,6 +181,8 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Hop Yard Laborer - Stringing/Training", "crop farmworker"],
     ["Seasonal Ag Laborer - Watermelon/Cantaloupe", "crop farmworker"],
     ["Tobacco Barn Hand - Housing/Hanging", "crop farmworker"],
+    ["Farm Labor - Sweet Cherries", "crop farmworker"], // a crop word, with a farm's
+    ["Farm Crew Member", null], // a farm's without a crop word: as O*NET has it
     // A deckhand of a passenger or work boat is a sailor; a fishing boat's stays as written.
     ["Deckhand - Excursion Vessel", "boat crew deck hand"],
     ["Ferry Deck Hand", "boat crew deck hand"],
@@ -220,7 +221,13 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     // Nor a sorting line's, an athletic field's, a pond's or a camp's cook.
     ["Onion Sorting Line Worker", null],
     ["Athletic Field Maintenance Worker", null],
-    ["Pond Hand - Crawfish Farm", null],
+    ["Pond Hand - Crawfish Farm", "livestock laborer"], // a farm's crawfish are livestock
+    ["Stable Hand - Thoroughbred Breeding Farm", "livestock laborer"], // and its horses
+    // A packing shed's packer packs produce by hand; a field packer works the harvest.
+    ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
+    ["Field Packer - Melons", "crop farmworker"],
+    ["Lettuce Harvest Crew - Cutter/Packer", null],
+    ["Cotton Ball Bagger", null],
     ["Cook - Labor Camp Kitchen (H-2A Workers)", null],
     ["Field Based Community Health Worker", null],
     // The other setting, another role, or the supervisor of the crew: read as written.
