@@ -818,11 +818,12 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:grooms?|groomers?|stable ?(?:hands?|attendants?|workers?|help(?:ers?)?)|barn (?:hands?|workers?|help(?:ers?)?|attendants?)|hot ?walkers?|stall muckers?)`,
+        .raw`(?:grooms?|groomers?|stable ?(?:hands?|attendants?|workers?|help(?:ers?)?)|barn (?:hands?|workers?|help(?:ers?)?|attendants?)|hot ?walkers?|stall muckers?|wranglers?)`,
     ),
     setting:
-      /\b(?:races?|racing|racetracks?|race ?horses?|backstretch|track|thoroughbreds?|shows?|polo|equestrian|jumpers?|jumping|dressage|riding|carriage)\b/i,
-    not: /\b(?:farms?|ranch(?:es)?|breeding|stud|foaling|yearlings?|broodmares?)\b/i,
+      /\b(?:races?|racing|racetracks?|race ?horses?|backstretch|track|thoroughbreds?|shows?|polo|equestrian|jumpers?|jumping|dressage|riding|carriage|boarding (?:stables?|barns?)|trail (?:horses?|rides?)|dude ranch(?:es)?|lesson (?:horses?|barns?))\b/i,
+    not:
+      /\b(?:farms?|(?<!dude )ranch(?:es)?|breeding|stud|foaling|yearlings?|broodmares?|cattle|cow\w*)\b/i,
     reading: "animal caretaker",
   },
   // A room attendant of a hotel, motel, resort or lodge cleans guest rooms (maids and housekeeping
@@ -835,6 +836,14 @@ const SETTINGS: readonly SettingReading[] = [
     // Another room's attendant ("Dish Room Attendant", "Linen Room Attendant") or room service.
     not:
       /\b(?:dish|locker|linen|dining|stock|tool|mail|game|card|coat|check|cloak|rest|wash|fitting|dressing|break|club|steam)\s*room\b|\broom service\b/i,
+    reading: "guest room attendant",
+  },
+  // A hotel's, lodge's or camp's housekeeping aide cleans guest rooms too; O*NET lists
+  // "Housekeeping Aide" only with the laundry workers.
+  {
+    role: endsPart(String.raw`housekeeping aides?`),
+    setting:
+      /\b(?:hotels?|motels?|resorts?|lodges?|lodging|inns?|casinos?|condos?|condominiums?|vacation|suites?|camps?|cabins?)\b/i,
     reading: "guest room attendant",
   },
   // A ski area's lift operator runs a recreation ride (amusement and recreation attendants, where
@@ -941,11 +950,12 @@ const SETTINGS: readonly SettingReading[] = [
   // or poultry plant cuts and trims the catch or the birds (51-3022); read as written, the generic
   // role went to the production workers, all other, the cutting machine tenders or, through
   // "salmon", the fishers. Not on a boat, a farm or a dock, in a cannery nor at a raw bar; a
-  // filleter, a processor or a processing worker reads as O*NET has them ("Fish Filleter").
+  // filleter reads as O*NET has it ("Fish Filleter"). A processor or processing worker of salmon
+  // or crawfish is one too: O*NET's "Fish Processor" is also the fishers'.
   {
     role: endsPart(
       String
-        .raw`(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|deboners?|(?:line|plant|house|production) (?:workers?|associates?|laborers?))`,
+        .raw`(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|deboners?|processors?|processing workers?|(?:line|plant|house|production) (?:workers?|associates?|laborers?))`,
     ),
     setting:
       /\b(?:crabs?|crab meat|crawfish|crayfish|shrimp|fish|salmon|pollock|halibut|cod|catfish|oysters?|clams?|scallops?|seafood|poultry|chickens?|turkeys?|evisceration|cut-?up|deboning|slime line|fish house)\b/i,
@@ -988,7 +998,7 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|crew(?: members?| workers?)?)`,
+        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|harvesters?|crew(?: members?| workers?)?)`,
     ),
     setting:
       /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feed ?lots?|feed ?yards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|(?:chicken|turkey|poultry|broiler|hen)s? (?:catch\w*|load\w*)|catfish farms?|fish farms?|(?:trout|salmon|shrimp|oyster|clam|shellfish|crawfish|crayfish) (?:farms?|ponds?)|aquaculture|(?:thoroughbred|horse|equine|breeding|stud) farms?|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
@@ -1132,6 +1142,20 @@ const SETTINGS: readonly SettingReading[] = [
     setting: new RegExp(String.raw`^(?=.*\bfields?\b)(?=.*(?:${CROP_SETTING.source}))`, "i"),
     cropsOnly: true,
     reading: "crop farmworker",
+  },
+  // A feed truck's, feed mixer's, grain cart's or farm tractor's driver on a feedyard, a dairy, an
+  // orchard or a custom harvest drives farm equipment (45-2091); read as written, the truck
+  // drivers (53-3032) took them.
+  {
+    role: endsPart(
+      String
+        .raw`(?:(?:feed (?:trucks?|mixers?|wagons?)|mixer trucks?|bin trailers?|bin trailer tractors?|grain carts?|silage trucks?|tractors?) (?:drivers?|operators?|oprs?))`,
+    ),
+    setting:
+      /\b(?:dairy|dairies|feed ?yards?|feed ?lots?|cattle|rations?|orchards?|vineyards?|farms?|ranch\w*|custom (?:harvest\w*|combin\w*)|harvest\w*|grain carts?|crops?|fields?)\b/i,
+    not:
+      /\b(?:construction|highway|otr|cdl|freight|semi|tractor[- ]trailers?|trucking|warehouse|yard jockey|terminal|ports?|lawn|garden)\b/i,
+    reading: "agricultural equipment operator",
   },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read

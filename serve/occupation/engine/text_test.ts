@@ -224,6 +224,14 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Pond Hand - Crawfish Farm", "livestock laborer"], // a farm's crawfish are livestock
     ["Stable Hand - Thoroughbred Breeding Farm", "livestock laborer"], // and its horses
     // A packing shed's packer packs produce by hand; a field packer works the harvest.
+    ["Salmon Processor - Slime Line", "seafood processor"],
+    ["Feed Truck Driver - Cattle Feedyard", "agricultural equipment operator"],
+    ["Grain Cart Driver", "agricultural equipment operator"],
+    ["Tractor Trailer Driver - Farm Produce", null],
+    ["Crawfish Pond Harvester", "livestock laborer"],
+    ["Barn Help - Boarding Stable", "animal caretaker"],
+    ["Housekeeping Aide - Hotel", "guest room attendant"],
+    ["Housekeeping Aide", null],
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
