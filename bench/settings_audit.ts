@@ -51,6 +51,7 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "housekeeping cleaner": "37-2012",
   "farm supervisor": "45-1011",
   "agricultural produce packer": "53-7064",
+  "software test analyst": "15-1253",
 };
 
 async function main() {

@@ -42,6 +42,8 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Personnel Department Head", "director of personnel department"],
     ["Lead, housekeeping", "housekeeping supervisor"], // an index's "Lead, X" supervises X
     ["Ag Laborer", "agricultural laborer"],
+    ["SW Engr 2", "software engineer"], // software, before an engineer or developer
+    ["SW Regional Manager", "sw regional manager"],
     ["Lead mechanic, city bus garage", "city bus garage lead mechanic"], // a senior mechanic
     ["Electrical Engineer Co-Op", "electrical engineer"], // a work term, not O*NET's "CO Op"
     ["Coop Grocery Clerk", "grocery clerk"],

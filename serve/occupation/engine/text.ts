@@ -151,6 +151,11 @@ function reading(text: string, phrased: boolean): { reread?: true } {
 const READ_PHRASES: [RegExp, string][] = [
   [/\bmember\s+of\s+(?:the\s+)?technical\s+staff\b/g, "software engineer"],
   [/^(?:co\s*-?\s*)?founders?$/g, "chief executive"],
+  // "SW Engineer", "SW Engr 2", "SW Developer": software (not a direction: "SW Regional Manager").
+  [
+    /\bsw(?=\s+(?:engineers?|engrs?|eng|developers?|devs?|development|architects?|test\w*|qa)\b)/g,
+    "software",
+  ],
   // "Head of Sales", "Head of Engineering": the function's top manager, as "Director of" reads.
   [/(^|[-–—|:(,]\s*)head\s+of\s+(?=\S)/g, "$1director of "],
   // A coding index's "Head, personnel department" and "Personnel department head": the head of a
@@ -1156,6 +1161,21 @@ const SETTINGS: readonly SettingReading[] = [
     not:
       /\b(?:construction|highway|otr|cdl|freight|semi|tractor[- ]trailers?|trucking|warehouse|yard jockey|terminal|ports?|lawn|garden)\b/i,
     reading: "agricultural equipment operator",
+  },
+  // A tester, test lead or QA analyst of software, apps, games or a business system (manual,
+  // automation, UAT, ETL, a bank's or an insurer's platform) tests software (15-1253); O*NET lists
+  // "Quality Assurance Tester" and "Tester" with the manufacturing inspectors too, and "Test Lead"
+  // went to the production supervisors.
+  {
+    role: endsPart(
+      String
+        .raw`(?:testers?|test (?:leads?|analysts?|engineers?|managers?|specialists?)|qa (?:leads?|analysts?|engineers?|testers?|specialists?)|quality assurance (?:leads?|testers?|analysts?)|uat (?:leads?|testers?|analysts?)|testing (?:leads?|analysts?))`,
+    ),
+    setting:
+      /\b(?:software|manual|mobile|web|apps?|applications?|games?|gaming|video games?|banking|payments?|automation|automated|selenium|appium|api|etl|data ?warehous\w*|sap|erp|crm|guidewire|salesforce|temenos|ui|uat|user acceptance|regression|portals?|claims|policy ?center|billing ?center|core banking|it|cloud|saas|ecommerce|e-commerce|digital)\b/i,
+    not:
+      /\b(?:manufactur\w*|production|plant|factory|assembly|materials?|welds?|welding|ndt|non-?destructive|laborator\w*|lab|food|concrete|soil|asphalt|electrical|electronics?|circuits?|pcbs?|hardware|semiconductor|automotive|vehicles?|aircraft|water|gas|meters?|cables?|fiber|hvac|fire|pressure|hydrostatic|backflow|emissions?|drugs?|alcohol|medical devices?|inspectors?|supervisors?|managers?|security|penetration|pen)\b/i,
+    reading: "software test analyst",
   },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read

@@ -232,6 +232,13 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Barn Help - Boarding Stable", "animal caretaker"],
     ["Housekeeping Aide - Hotel", "guest room attendant"],
     ["Housekeeping Aide", null],
+    // A tester or QA lead of software, apps or a business system tests software (ranker 121).
+    ["Manual QA Tester - Healthcare Portal", "software test analyst"],
+    ["Test Lead - ETL/Data Warehouse", "software test analyst"],
+    ["Tester, video games", "software test analyst"],
+    ["QA Tester", null],
+    ["Quality Assurance Tester - Plastics Plant", null],
+    ["IT Security Tester", null],
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
