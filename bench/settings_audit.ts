@@ -52,6 +52,9 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "farm supervisor": "45-1011",
   "agricultural produce packer": "53-7064",
   "software test analyst": "15-1253",
+  "general maintenance worker": "49-9071",
+  "restaurant cook": "35-2014",
+  "construction laborer": "47-2061",
 };
 
 async function main() {

@@ -1177,6 +1177,45 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:manufactur\w*|production|plant|factory|assembly|materials?|welds?|welding|ndt|non-?destructive|laborator\w*|lab|food|concrete|soil|asphalt|electrical|electronics?|circuits?|pcbs?|hardware|semiconductor|automotive|vehicles?|aircraft|water|gas|meters?|cables?|fiber|hvac|fire|pressure|hydrostatic|backflow|emissions?|drugs?|alcohol|medical devices?|inspectors?|supervisors?|managers?|security|penetration|pen)\b/i,
     reading: "software test analyst",
   },
+  // A maintenance worker of a resort, hotel, camp, marina or building repairs and maintains it
+  // (general maintenance and repair workers, 49-9071); read as written, the setting's words took
+  // the landscaping workers or the janitors (O*NET lists "Maintenance Worker" under six codes).
+  {
+    role: endsPart(
+      String
+        .raw`(?:(?:building |facilit(?:y|ies) |general )?maintenance (?:workers?|persons?|associates?|helpers?)|handym[ae]n)`,
+    ),
+    setting:
+      /\b(?:resorts?|hotels?|motels?|lodges?|inns?|marinas?|cabins?|camps?|campgrounds?|condos?|condominiums?|apartments?|propert(?:y|ies)|buildings?|school districts?|facilit(?:y|ies))\b/i,
+    not:
+      /\b(?:grounds|landscap\w*|lawns?|golf|turf|horticultur\w*|gardens?|pools?|janitor\w*|custodi\w*|housekeep\w*|cleaning|highways?|roads?|rail\w*|aircraft|vehicles?|fleet)\b/i,
+    reading: "general maintenance worker",
+  },
+  // A line, fry, grill or pizza cook of a full-service restaurant, a crab house or a seafood shack
+  // cooks to order in a restaurant (35-2014); O*NET lists "Fry Cook" and "Line Cook" with the
+  // fast food cooks too, and "Pizza Cook" with the short order cooks. Not a fast-food, diner,
+  // cafeteria or food truck's cook, nor a prep cook.
+  {
+    role: endsPart(
+      String.raw`(?:(?:line|fry|grill|pizza|saute|sauté|broiler|pantry|station|pit) )?cooks?`,
+    ),
+    setting:
+      /\b(?:restaurants?|crab (?:shacks?|houses?)|seafood (?:houses?|shacks?|kitchens?)|steak ?houses?|bistros?|oyster (?:bars?|houses?)|clam shacks?|supper clubs?|fine dining|dining rooms?|brasseries?|trattorias?|pizzerias?)\b/i,
+    not:
+      /\b(?:fast[- ]?food|quick[- ]service|qsr|drive[- ]?ins?|drive[- ]?thrus?|cafeterias?|schools?|hospitals?|institution\w*|diners?|lunch counters?|coffee shops?|boardwalk|carnivals?|concessions?|food (?:trucks?|trailers?|stands?)|prep|preparation|chefs?|head|sous|supervisors?|managers?|leads?|crew ?members?|cashiers?)\b/i,
+    reading: "restaurant cook",
+  },
+  // A laborer of a pipeline, a paving or sealcoat crew, a trench, a pier or a construction site's
+  // erosion control works in construction (47-2061); read as written, "laborer" went to the hand
+  // material movers or, through the setting's words, the pump operators or the pavers.
+  {
+    role: endsPart(String.raw`(?:labou?rers?|labrers?|crew laborers?)`),
+    setting:
+      /\b(?:pipeline|sealcoat\w*|trench\w*|docks? construction|construction|demolition|right[- ]of[- ]way|utility installation|site work|sitework|excavation)\b/i,
+    not:
+      /\b(?:farms?|crops?|landscap\w*|lawns?|golf|nursery|greenhouse|warehouse|factory|plant|production|mines?|mining|quarr(?:y|ies)|oil|gas fields?|railroad|rail|helpers?|concrete|paving|asphalt|watershed|trails?|restoration|forest\w*|conservation)\b/i,
+    reading: "construction laborer",
+  },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read
   // as written, the generic role went to the material movers (53-7062) or the production

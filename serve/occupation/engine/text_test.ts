@@ -239,6 +239,19 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["QA Tester", null],
     ["Quality Assurance Tester - Plastics Plant", null],
     ["IT Security Tester", null],
+    // A resort's, camp's, marina's or building's maintenance worker maintains it.
+    ["Maintenance Worker - Seasonal Marina", "general maintenance worker"],
+    ["Building Maintenance Worker - Summer Camp", "general maintenance worker"],
+    ["Maintenance Worker - Golf Course", "landscape laborer"], // the grounds row's
+    ["Maintenance Worker", null],
+    // A full-service restaurant's line or fry cook; a pipeline's or trench's laborer.
+    ["Fry Cook - Crab House", "restaurant cook"],
+    ["Cook, line (restaurant)", "restaurant cook"],
+    ["Fry Cook - Fast Food Restaurant", null],
+    ["Prep Cook - Seafood Restaurant", null],
+    ["Pipeline Laborer - Right-of-Way", "construction laborer"],
+    ["Trail Crew Laborer - Erosion Control", null],
+    ["Paving Laborer", null],
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
