@@ -55,6 +55,9 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "general maintenance worker": "49-9071",
   "restaurant cook": "35-2014",
   "construction laborer": "47-2061",
+  "correctional supervisor": "33-1011",
+  "boiler operator": "51-8021",
+  "security guard": "33-9032",
 };
 
 async function main() {

@@ -755,6 +755,10 @@ Deno.test("'head' before a worker's title is its supervisor, where the worker ha
   assert.equal(cleaned("Head Cook"), "head cook", "a title phrase of the index");
   assert.equal(cleaned("Cook, head"), "head cook");
   assert.equal(cleaned("Head Nurse"), "head nurse", "no supervisor occupation for nurses");
+  // A coding index's chief is the head (ranker 123), but not a chief of or an officer.
+  assert.equal(cleaned("Housekeeper, chief"), "housekeeper supervisor");
+  assert.equal(cleaned("Chief Housekeeper - Hotel"), "housekeeper supervisor");
+  assert.equal(cleaned("Chief of Housekeeping"), "chief of housekeeping");
 });
 
 Deno.test("a worker named by what they do is its doer when the index has that role word", () => {

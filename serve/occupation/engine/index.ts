@@ -55,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "122";
+export const RANKER_VERSION = "123";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -496,6 +496,9 @@ const PROTOTYPE_ROWS = 2;
  * of 13. (Three occupations, before ranker 79, left "Kotlin Engineer" to the civil engineers.)
  */
 const SOFTWARE_READING = { reading: "software", minOccupations: 2, minShare: 0.5 } as const;
+
+/** A chief who is an executive or a department's head, not a first-line supervisor. */
+const CHIEF_OF = /\bchief (?:of|for|executive|officer)\b|\bofficers?\b|\bexecutives?\b/;
 
 /** An engineer with a rank word at most ("Principal Engineer", "Staff Engineer", "Engineer"). */
 const BARE_ENGINEER = /^(?:(?:senior|principal|staff|lead|junior|chief|associate) )?engineer$/;
@@ -1659,8 +1662,17 @@ export class OccupationIndex {
    * was one more word, and the worker's occupation took the title.
    */
   #headAsSupervisor(text: string): string {
-    if (!text.includes("head")) return text;
-    const words = text.split(" ");
+    if (!text.includes("head") && !text.includes("chief")) return text;
+    let words = text.split(" ");
+    // A coding index's chief of workers is their head ("Chief clerk, office" is cleaned to "office
+    // chief clerk", "Operator, chief (telephone exchange)" to "chief telephone exchange operator"),
+    // where neither word makes a title phrase with "chief" ("Chief Engineer", "Chief Mate").
+    const chief = words.indexOf("chief");
+    if (chief >= 0 && (chief === 0 || chief === words.length - 2) && words.length > 1) {
+      const next = words[chief + 1];
+      if (this.#isPhrase("chief", next) || CHIEF_OF.test(text)) return text;
+      words = ["head", ...words.filter((_, i) => i !== chief)];
+    }
     let rest: string[];
     if (words[0] === "head") {
       rest = words.slice(1);

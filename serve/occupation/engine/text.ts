@@ -1216,6 +1216,39 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:farms?|crops?|landscap\w*|lawns?|golf|nursery|greenhouse|warehouse|factory|plant|production|mines?|mining|quarr(?:y|ies)|oil|gas fields?|railroad|rail|helpers?|concrete|paving|asphalt|watershed|trails?|restoration|forest\w*|conservation)\b/i,
     reading: "construction laborer",
   },
+  // A sergeant, lieutenant or captain of a jail, a prison or corrections supervises correctional
+  // officers (33-1011, where O*NET lists "Correctional Officer Captain"); read as written, the
+  // rank went to the officers, the police supervisors or, through "captain", the ships' masters.
+  {
+    role: endsPart(String.raw`(?:sergeants?|lieutenants?|captains?)`),
+    setting:
+      /\b(?:correction\w*|jails?|prisons?|detention|penitentiar(?:y|ies)|inmates?|custody)\b/i,
+    reading: "correctional supervisor",
+  },
+  // A boiler's or a plant's fireman fires the boilers (51-8021, where O*NET lists "Boiler Fireman"
+  // and "Stationary Fireman"); a fire department's or a locomotive's stays as written.
+  {
+    role: endsPart(String.raw`(?:firem[ae]n|fire ?persons?)`),
+    setting:
+      /\b(?:boilers?|stationary|furnaces?|heating plants?|power ?(?:house|plant)s?|factory|plants?|hospitals?|schools?|steam)\b/i,
+    not:
+      /\b(?:fire (?:department|dept|station|district|fighting)|municipal|city|volunteer|engine company|locomotive|railroad|rail|marine|ships?|vessels?)\b/i,
+    reading: "boiler operator",
+  },
+  // A night watchman or a gate's watchman of a yard, a plant or a site guards it (33-9032); read as
+  // written, the setting took the yard's or the plant's laborers. A farm's night watch of foaling
+  // mares tends them (the farm-animal row above).
+  {
+    role: endsPart(
+      String
+        .raw`(?:(?:night )?watchm[ae]n|watch ?(?:persons?|m[ae]n)|night watch(?:m[ae]n|persons?)?)`,
+    ),
+    setting:
+      /\b(?:night|gates?|yards?|lumber ?(?:yard|mill)s?|mills?|plants?|factor(?:y|ies)|buildings?|warehouses?|propert(?:y|ies)|construction|sites?)\b/i,
+    not:
+      /\b(?:crossings?|railroad|rail|fire|bridges?|ships?|vessels?|decks?|foaling|mares?|horses?|barns?|farms?|ranch\w*|lifeguard\w*|pools?|beach\w*)\b/i,
+    reading: "security guard",
+  },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read
   // as written, the generic role went to the material movers (53-7062) or the production

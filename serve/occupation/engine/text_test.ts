@@ -252,6 +252,13 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Pipeline Laborer - Right-of-Way", "construction laborer"],
     ["Trail Crew Laborer - Erosion Control", null],
     ["Paving Laborer", null],
+    // A jail's sergeant; a boiler's fireman; a yard's night watchman (ranker 123).
+    ["Captain, corrections", "correctional supervisor"],
+    ["Captain, towboat (inland waterway)", null],
+    ["Fireman, boiler (factory)", "boiler operator"],
+    ["Fireman, city fire department", null],
+    ["Watchman, night (lumber yard)", "security guard"],
+    ["Horse Farm Hand - Foaling Season (Night Watchman)", "livestock laborer"],
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
