@@ -58,6 +58,8 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "correctional supervisor": "33-1011",
   "boiler operator": "51-8021",
   "security guard": "33-9032",
+  "fast food cook": "35-2011",
+  "waiter": "35-3031",
 };
 
 async function main() {

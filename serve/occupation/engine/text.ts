@@ -1249,6 +1249,26 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:crossings?|railroad|rail|fire|bridges?|ships?|vessels?|decks?|foaling|mares?|horses?|barns?|farms?|ranch\w*|lifeguard\w*|pools?|beach\w*)\b/i,
     reading: "security guard",
   },
+  // A fast-food, drive-in, quick-service, concession or food trailer's cook is a fast food cook
+  // (35-2011); read as written, the restaurant cooks took them.
+  {
+    role: endsPart(String.raw`(?:(?:fry|grill|line|station|funnel cake|concession) )?cooks?`),
+    setting:
+      /\b(?:fast[- ]?food|drive[- ]?ins?|drive[- ]?thrus?|quick[- ]service|qsr|burgers?|concessions?|food (?:trucks?|trailers?|stands?|courts?)|boardwalk|carnivals?|fairs?|ballparks?|stadiums?)\b/i,
+    not:
+      /\b(?:chefs?|head|sous|supervisors?|managers?|leads?|prep|preparation|short[- ]order|exc|except|excluding|excl)\b/i,
+    reading: "fast food cook",
+  },
+  // A coffee shop's, steakhouse's or restaurant's waitress or server waits tables (35-3031); read as
+  // written, "coffee shop" took the counter workers.
+  {
+    role: endsPart(String.raw`(?:waiters?|waitress(?:es)?|servers?|wait ?staff)`),
+    setting:
+      /\b(?:coffee shops?|steak ?houses?|diners?|restaurants?|bistros?|supper clubs?|grills?|crab (?:shacks?|houses?)|seafood (?:houses?|shacks?))\b/i,
+    not:
+      /\b(?:banquets?|catering|caterers?|room service|cafeterias?|fast[- ]?food|counters?|drive[- ]?ins?|food courts?|process|web|database|servers? (?:admin\w*|engineers?)|hospitals?|schools?|exc|except|excluding|excl)\b/i,
+    reading: "waiter",
+  },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read
   // as written, the generic role went to the material movers (53-7062) or the production

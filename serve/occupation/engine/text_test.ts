@@ -247,7 +247,7 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     // A full-service restaurant's line or fry cook; a pipeline's or trench's laborer.
     ["Fry Cook - Crab House", "restaurant cook"],
     ["Cook, line (restaurant)", "restaurant cook"],
-    ["Fry Cook - Fast Food Restaurant", null],
+    ["Fry Cook - Fast Food Restaurant", "fast food cook"], // the next row's
     ["Prep Cook - Seafood Restaurant", null],
     ["Pipeline Laborer - Right-of-Way", "construction laborer"],
     ["Trail Crew Laborer - Erosion Control", null],
@@ -259,6 +259,14 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Fireman, city fire department", null],
     ["Watchman, night (lumber yard)", "security guard"],
     ["Horse Farm Hand - Foaling Season (Night Watchman)", "livestock laborer"],
+    // A drive-in's or food trailer's cook; a coffee shop's waitress (ranker 124).
+    ["Cook, drive-in restaurant", "fast food cook"],
+    ["Funnel Cake Cook - Carnival Food Trailer", "fast food cook"],
+    ["Cook, restaurant -- exc. fast food", null],
+    ["Short Order Cook - Boardwalk Grill", null],
+    ["Waitress, coffee shop", "waiter"],
+    ["Banquet Server - Resort", null],
+    ["Dining Room Server", null],
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
