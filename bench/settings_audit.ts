@@ -60,6 +60,8 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "security guard": "33-9032",
   "fast food cook": "35-2011",
   "waiter": "35-3031",
+  "line clearance trimmer": "37-3013",
+  "dock attendant": "53-6031",
 };
 
 async function main() {

@@ -1269,6 +1269,23 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:banquets?|catering|caterers?|room service|cafeterias?|fast[- ]?food|counters?|drive[- ]?ins?|food courts?|process|web|database|servers? (?:admin\w*|engineers?)|hospitals?|schools?|exc|except|excluding|excl)\b/i,
     reading: "waiter",
   },
+  // A bucket truck's or a utility right-of-way's trimmer trims trees (37-3013, where O*NET lists
+  // "Line Clearance Trimmer"); read as written, "trimmer" went to the production workers or the
+  // meat trimmers.
+  {
+    role: endsPart(String.raw`trimmers?`),
+    setting: /\b(?:bucket trucks?|right[- ]of[- ]way|row|line clearance|utility|utilities)\b/i,
+    not: /\b(?:meat|poultry|fish|beef|pork|hair|dog|pet|textiles?|rubber|window|hedge)\b/i,
+    reading: "line clearance trimmer",
+  },
+  // A marina's or boat yard's dock hand serves the boats (53-6031, where O*NET lists "Dock
+  // Attendant"); "Dock Hand" alone is also the hand material movers'.
+  {
+    role: endsPart(String.raw`(?:dock ?hands?|dock attendants?|dock workers?|dock boys?)`),
+    setting:
+      /\b(?:marinas?|boat ?yards?|boat (?:launch|ramp|rental)s?|yacht (?:clubs?|harbou?rs?))\b/i,
+    reading: "dock attendant",
+  },
   // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read
   // as written, the generic role went to the material movers (53-7062) or the production

@@ -267,6 +267,11 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Waitress, coffee shop", "waiter"],
     ["Banquet Server - Resort", null],
     ["Dining Room Server", null],
+    // A bucket truck's trimmer trims trees; a marina's dock hand serves boats (ranker 125).
+    ["Bucket Truck Trimmer - Utility ROW", "line clearance trimmer"],
+    ["Trimmer (poultry processing)", "seafood processor"], // the plant row's
+    ["Marina Dockhand", "dock attendant"],
+    ["Dock Hand - Distribution Center", null],
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
