@@ -1637,7 +1637,8 @@ export class OccupationIndex {
       } else if (ending === "mistress") {
         if (this.#known(`${stem}master`)) read = [`${stem}master`];
       } else if (ending === "lady" || ending === "woman" || ending === "person") {
-        // "Saleslady" the salesperson, "Forelady" and "Foreperson" the foreman.
+        // "Saleslady" the salesperson, "Forelady" the foreman, "Herdsperson" the herdsman (the
+        // cleaning reads "Foreperson" as a supervisor before this).
         const base = [`${stem}person`, `${stem}man`].find((w) => w !== word && this.#known(w));
         if (base !== undefined) read = [base];
       } else if (this.#known(stem)) {
@@ -1664,9 +1665,11 @@ export class OccupationIndex {
   #headAsSupervisor(text: string): string {
     if (!text.includes("head") && !text.includes("chief")) return text;
     let words = text.split(" ");
-    // A coding index's chief of workers is their head ("Chief clerk, office" is cleaned to "office
-    // chief clerk", "Operator, chief (telephone exchange)" to "chief telephone exchange operator"),
-    // where neither word makes a title phrase with "chief" ("Chief Engineer", "Chief Mate").
+    // A coding index's chief of workers is their head, first or before the last word ("Operator,
+    // chief (telephone exchange)" is cleaned to "chief telephone exchange operator", "Housekeeper,
+    // chief - hotel" to "hotel chief housekeeper"), unless "chief" and the next word are a title
+    // phrase of the index ("Chief Clerk", "Chief Engineer") or the chief is of something or an
+    // officer (CHIEF_OF: "Chief of Police", "Chief Operating Officer").
     const chief = words.indexOf("chief");
     if (chief >= 0 && (chief === 0 || chief === words.length - 2) && words.length > 1) {
       const next = words[chief + 1];

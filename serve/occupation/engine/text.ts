@@ -1205,9 +1205,10 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:fast[- ]?food|quick[- ]service|qsr|drive[- ]?ins?|drive[- ]?thrus?|cafeterias?|schools?|hospitals?|institution\w*|diners?|lunch counters?|coffee shops?|boardwalk|carnivals?|concessions?|food (?:trucks?|trailers?|stands?)|prep|preparation|chefs?|head|sous|supervisors?|managers?|leads?|crew ?members?|cashiers?)\b/i,
     reading: "restaurant cook",
   },
-  // A laborer of a pipeline, a paving or sealcoat crew, a trench, a pier or a construction site's
-  // erosion control works in construction (47-2061); read as written, "laborer" went to the hand
-  // material movers or, through the setting's words, the pump operators or the pavers.
+  // A laborer of a pipeline, a sealcoat crew, a trench or a construction site works in construction
+  // (47-2061); read as written, "laborer" went to the hand material movers or, through
+  // "pipeline", the pump operators. Not a paving or a concrete crew's laborer (O*NET codes them
+  // with the pavers and the concrete finishers) nor a trail's or a watershed's.
   {
     role: endsPart(String.raw`(?:labou?rers?|labrers?|crew laborers?)`),
     setting:
@@ -1286,10 +1287,11 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:marinas?|boat ?yards?|boat (?:launch|ramp|rental)s?|yacht (?:clubs?|harbou?rs?))\b/i,
     reading: "dock attendant",
   },
-  // A laborer, hand or crew of a crop farm, field or orchard that names no farm ("Cotton Hoeing
-  // Laborer", "Hop Yard Laborer", "Ag Laborer - Watermelon") is a crop farmworker (45-2092); read
-  // as written, the generic role went to the material movers (53-7062) or the production
-  // workers, all other. Not a store's, a plant's, a shed's or a construction site's.
+  // A laborer, hand or crew whose title names a crop, an orchard or a vineyard ("Cotton Hoeing
+  // Laborer", "Hop Yard Laborer", "Farm Labor - Sweet Cherries") is a crop farmworker (45-2092);
+  // read as written, the generic role went to the material movers (53-7062), the production
+  // workers, all other, or the farm animal workers. Not a store's, a plant's, a shed's or a
+  // construction site's; a farm's or a field's without a crop word reads as O*NET has it.
   {
     role: endsPart(
       String
