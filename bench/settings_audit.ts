@@ -62,6 +62,7 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "waiter": "35-3031",
   "line clearance trimmer": "37-3013",
   "dock attendant": "53-6031",
+  "web designer": "15-1255",
 };
 
 async function main() {

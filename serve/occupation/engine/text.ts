@@ -1287,6 +1287,24 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:marinas?|boat ?yards?|boat (?:launch|ramp|rental)s?|yacht (?:clubs?|harbou?rs?))\b/i,
     reading: "dock attendant",
   },
+  // A product, interaction or visual designer of an app, a web platform, a checkout or a design
+  // system designs digital interfaces (15-1255); O*NET lists "Product Designer" with the industrial
+  // designers and "Interaction Designer" with the animators. ("UX Product Designer" is O*NET's
+  // industrial designers' as written, so "ux" alone is not this row's setting.)
+  {
+    role: endsPart(String.raw`(?:product|interaction|visual) designers?`),
+    setting:
+      /\b(?:mobile|apps?|web|websites?|platforms?|saas|software|digital|growth|checkout|payments?|design systems?|search|voice|e-?commerce|hmi|fintech|onboarding|dashboards?)\b/i,
+    not: /\b(?:furniture|toys?|footwear|apparel|fashion|packaging|industrial|hardware|lighting)\b/i,
+    reading: "web designer",
+  },
+  // A UX or UI designer is one too: O*NET lists "UX Designer" with the software testers as well,
+  // and the two tied.
+  {
+    role: endsPart(String.raw`(?:ux|ui|ux ?/ ?ui|ui ?/ ?ux|user experience) designers?`),
+    setting: /\b(?:ux|ui|user experience)\b/i,
+    reading: "web designer",
+  },
   // A laborer, hand or crew whose title names a crop, an orchard or a vineyard ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Farm Labor - Sweet Cherries") is a crop farmworker (45-2092);
   // read as written, the generic role went to the material movers (53-7062), the production

@@ -272,6 +272,12 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Trimmer (poultry processing)", "seafood processor"], // the plant row's
     ["Marina Dockhand", "dock attendant"],
     ["Dock Hand - Distribution Center", null],
+    // An app's or a web platform's product designer, and a UX designer (ranker 126).
+    ["Senior Product Designer, Web Platform", "web designer"],
+    ["Interaction Designer - Mobile", "web designer"],
+    ["Lead UX Designer", "web designer"],
+    ["Product Designer - Furniture", null],
+    ["UX Product Designer", null], // O*NET's industrial designers' as written
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
