@@ -63,6 +63,7 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "line clearance trimmer": "37-3013",
   "dock attendant": "53-6031",
   "web designer": "15-1255",
+  "management analyst": "13-1111",
 };
 
 async function main() {

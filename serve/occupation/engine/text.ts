@@ -1305,6 +1305,22 @@ const SETTINGS: readonly SettingReading[] = [
     setting: /\b(?:ux|ui|user experience)\b/i,
     reading: "web designer",
   },
+  // A consultant, associate or analyst of strategy, management consulting, transformation,
+  // operational excellence or business process improvement is a management analyst (13-1111);
+  // read as written, "operations" took the operations research analysts and "transformation" or
+  // "strategy" whatever O*NET has with them (business continuity planners, search marketing
+  // strategists). Not a technology, data, marketing or finance role's.
+  {
+    role: endsPart(
+      String
+        .raw`(?:consultants?|associates?|analysts?|advisors?|engagement managers?|senior managers?, (?:advisory|consulting))`,
+    ),
+    setting:
+      /\b(?:strategy|management consulting|consulting|transformation|operations? excellence|operational excellence|process improvement|performance improvement|business process(?:es)?|human capital|six sigma|lean|methods and procedures)\b/i,
+    not:
+      /\b(?:data|it|tech|technology|technical|software|systems?|cyber\w*|security|marketing|brand|digital|projects?|sap|oracle|salesforce|workday|erp|crm|cloud|clinical|research|regulatory|tax|audit|assurance|actuarial|investment|financial|finance analysts?|credit|risk|supply chain|procurement|sales|customer|client|benefits|compensation|recruit\w*|talent|learning|training|legal|environmental|energy|engineering|fraud|quant\w*|underwriting|pricing|trading|portfolio|econom\w*|antitrust|valuation|deal advisory|corporate finance|accounting|air quality|construction|disputes|managed care|contracting|sustainability|modeling|games?)\b/i,
+    reading: "management analyst",
+  },
   // A laborer, hand or crew whose title names a crop, an orchard or a vineyard ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Farm Labor - Sweet Cherries") is a crop farmworker (45-2092);
   // read as written, the generic role went to the material movers (53-7062), the production

@@ -278,6 +278,14 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Lead UX Designer", "web designer"],
     ["Product Designer - Furniture", null],
     ["UX Product Designer", null], // O*NET's industrial designers' as written
+    // A strategy, transformation or process improvement consultant (ranker 127).
+    ["Senior Consultant, Strategy & Operations", "management analyst"],
+    ["Operational Excellence Consultant", "management analyst"],
+    ["Analyst, methods and procedures", "management analyst"],
+    ["Marketing Strategy Consultant", null],
+    ["Fraud Strategy Analyst", null],
+    ["Employee Engagement Manager", null],
+    ["Efficiency Analyst", null],
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
