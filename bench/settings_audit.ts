@@ -64,6 +64,7 @@ const READING_SOC: Readonly<Record<string, string>> = {
   "dock attendant": "53-6031",
   "web designer": "15-1255",
   "management analyst": "13-1111",
+  "computer systems analyst": "15-1211",
 };
 
 async function main() {

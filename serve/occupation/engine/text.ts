@@ -1321,6 +1321,21 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:data|it|tech|technology|technical|software|systems?|cyber\w*|security|marketing|brand|digital|projects?|sap|oracle|salesforce|workday|erp|crm|cloud|clinical|research|regulatory|tax|audit|assurance|actuarial|investment|financial|finance analysts?|credit|risk|supply chain|procurement|sales|customer|client|benefits|compensation|recruit\w*|talent|learning|training|legal|environmental|energy|engineering|fraud|quant\w*|underwriting|pricing|trading|portfolio|econom\w*|antitrust|valuation|deal advisory|corporate finance|accounting|air quality|construction|disputes|managed care|contracting|sustainability|modeling|games?)\b/i,
     reading: "management analyst",
   },
+  // A systems, integration, solution or production support analyst analyses computer systems
+  // (15-1211, O*NET's "Computer Systems Analyst"); O*NET lists "Systems Analyst" under seven codes,
+  // and the tie went to the software developers, or a qualifier ("Core Banking") took its domain's
+  // analysts. Not a health, security, network or business one, nor one O*NET codes by its domain
+  // ("Supply Chain Systems Analyst", "Accounting Systems Analyst").
+  {
+    role: endsPart(
+      String
+        .raw`(?:(?:computer |it |edp |information )?systems analysts?|(?:systems )?integration analysts?|solutions? analysts?|production support analysts?)`,
+    ),
+    setting: /\b(?:systems?|integration|solutions?|production support)\b/i,
+    not:
+      /\b(?:health|business|security|cyber\w*|network|financial|budget|operations|research|data|quality|safety|environmental|energy|management|engineering|weapons?|defen[cs]e|transportation|traffic|water|power|hr|human resources|payroll|accounting|geographic|gis|publishing|records?|supply chain|sustainab\w*)\b/i,
+    reading: "computer systems analyst",
+  },
   // A laborer, hand or crew whose title names a crop, an orchard or a vineyard ("Cotton Hoeing
   // Laborer", "Hop Yard Laborer", "Farm Labor - Sweet Cherries") is a crop farmworker (45-2092);
   // read as written, the generic role went to the material movers (53-7062), the production

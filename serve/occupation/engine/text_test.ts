@@ -286,6 +286,11 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Fraud Strategy Analyst", null],
     ["Employee Engagement Manager", null],
     ["Efficiency Analyst", null],
+    // A systems, integration or solution analyst (ranker 128).
+    ["Senior Systems Analyst, Core Banking", "computer systems analyst"],
+    ["Integration Analyst - HL7/FHIR", "computer systems analyst"],
+    ["Health Systems Analyst", null],
+    ["Supply Chain Systems Analyst", null],
     ["Clamshell Packer - Berry Shed", "agricultural produce packer"],
     ["Field Packer - Melons", "crop farmworker"],
     ["Lettuce Harvest Crew - Cutter/Packer", null],
