@@ -5,7 +5,9 @@
  * setting decides its occupation, read as that occupation's title) and `engine/spanish.ts` (a
  * Spanish title read in English). A reading that fires on an O*NET title of another occupation is
  * either a choice SOC makes against O*NET's listing (vine pruners are crop farmworkers) or a row
- * that reads too much ("Oil Field Worker" as a crop farmworker): run this after editing either.
+ * that reads too much ("Oil Field Worker" as a crop farmworker): run this after editing either. A
+ * reading's codes are those the index lists it under, and a reading that is no title of the index
+ * fails the audit.
  *
  * Then the same readings over the distinct titles of real posting samples (`--postings`, by default
  * the LinkedIn 2023 and Adzuna 2026 files of ../shared/data/postings), every rewrite printed for a
@@ -15,57 +17,15 @@
  */
 import { parseArgs } from "node:util";
 import { loadIndexSource } from "./rank.ts";
-import { settingReading } from "../serve/occupation/engine/text.ts";
+import { settingReading, twoForms } from "../serve/occupation/engine/text.ts";
 import { spanishAsEnglish } from "../serve/occupation/engine/spanish.ts";
+import { normalizeTitle } from "../serve/text/normalize.ts";
 import { parseCsvText } from "../build/market/csv.ts";
 
 const POSTINGS = [
   "../../shared/data/postings/linkedin_2023_arshkon_v1_nodesc/job_postings.csv",
   "../../shared/data/postings/adzuna_us_api_2026/adzuna_jobs_raw.csv",
 ].map((path) => new URL(path, import.meta.url).pathname);
-
-/** The SOC code of each SETTINGS reading (a title of that occupation in the index). */
-const READING_SOC: Readonly<Record<string, string>> = {
-  "animal caretaker": "39-2021",
-  "guest room attendant": "37-2012",
-  "ski lift operator": "39-3091",
-  "carnival worker": "39-3091",
-  "food preparation worker": "35-2021",
-  "crop farmworker": "45-2092",
-  "produce sorter": "45-2041",
-  "agricultural equipment operator": "45-2091",
-  "seafood processor": "51-3022",
-  "slaughterer": "51-3023",
-  "landscape laborer": "37-3011",
-  "livestock laborer": "45-2093",
-  "forestry worker": "45-4011",
-  "boat crew deck hand": "53-5011",
-  "amusement attendant": "39-3091",
-  "pesticide applicator": "37-3012",
-  "concrete finisher": "47-2051",
-  "brick mason helper": "47-3011",
-  "heavy construction equipment operator": "47-2073",
-  "psychiatric aide": "31-1133",
-  "snack bar attendant": "35-3023",
-  "short order cook": "35-2015",
-  "housekeeping cleaner": "37-2012",
-  "farm supervisor": "45-1011",
-  "agricultural produce packer": "53-7064",
-  "software test analyst": "15-1253",
-  "general maintenance worker": "49-9071",
-  "restaurant cook": "35-2014",
-  "construction laborer": "47-2061",
-  "correctional supervisor": "33-1011",
-  "boiler operator": "51-8021",
-  "security guard": "33-9032",
-  "fast food cook": "35-2011",
-  "waiter": "35-3031",
-  "line clearance trimmer": "37-3013",
-  "dock attendant": "53-6031",
-  "web designer": "15-1255",
-  "management analyst": "13-1111",
-  "computer systems analyst": "15-1211",
-};
 
 async function main() {
   const { values } = parseArgs({
@@ -76,13 +36,30 @@ async function main() {
     },
   });
   const { side, source } = await loadIndexSource(values.artifact);
-  // Title -> the SOC codes O*NET lists it under.
+  // Title -> the SOC codes O*NET lists it under; and by normalised title, for the readings, which
+  // are titles of the index written in lower case ("crop farmworker").
   const titles = new Map<string, Set<string>>();
+  const byNorm = new Map<string, Set<string>>();
   for (const { title, onetCode } of source.titles) {
-    const codes = titles.get(title) ?? new Set<string>();
-    codes.add(onetCode.slice(0, 7));
-    titles.set(title, codes);
+    // The index reads a title written two ways as two titles ("Guest Room Attendant (GRA)").
+    const forms = (twoForms(title) ?? [title]).map(normalizeTitle);
+    for (
+      const [map, key] of [
+        [titles, title],
+        ...forms.map((f) => [byNorm, f] as const),
+      ] as const
+    ) {
+      const codes = map.get(key) ?? new Set<string>();
+      codes.add(onetCode.slice(0, 7));
+      map.set(key, codes);
+    }
   }
+  // A reading's codes are those O*NET lists it under: each must be a title of the index.
+  const readingCodes = (reading: string) => {
+    const codes = byNorm.get(normalizeTitle(reading));
+    if (codes === undefined) throw new Error(`reading "${reading}" is no title of the index`);
+    return codes;
+  };
   let read = 0;
   let against = 0;
   let spanish = 0;
@@ -90,11 +67,14 @@ async function main() {
     const reading = settingReading(title);
     if (reading !== null) {
       read++;
-      const soc = READING_SOC[reading];
-      if (soc === undefined) throw new Error(`reading "${reading}" has no SOC code here`);
-      if (!codes.has(soc)) {
+      const socs = readingCodes(reading);
+      if (![...socs].some((soc) => codes.has(soc))) {
         against++;
-        console.log(`setting  ${title} -> ${reading} (${soc}); O*NET: ${[...codes].join(", ")}`);
+        console.log(
+          `setting  ${title} -> ${reading} (${[...socs].join(", ")}); O*NET: ${
+            [...codes].join(", ")
+          }`,
+        );
       }
     }
     const english = spanishAsEnglish(title);
@@ -123,7 +103,7 @@ async function main() {
       rewritten++;
       console.log(
         `posting  ${title}` + (english !== title ? ` -> ${english}` : "") +
-          (reading !== null ? ` -> ${reading} (${READING_SOC[reading]})` : ""),
+          (reading !== null ? ` -> ${reading} (${[...readingCodes(reading)].join(", ")})` : ""),
       );
     }
   }

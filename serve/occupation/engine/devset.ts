@@ -323,6 +323,9 @@ export const EMPLOYER_TITLES = new URL(
   import.meta.url,
 );
 
+/** The numbered rounds read so far (the first round's files carry no number). */
+const READ_NUMBERED_ROUNDS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+
 /**
  * The rounds of titles written blind (fixtures/occupation-dev/blind_<name>_titles.csv, header
  * title,soc_code,note) whose misses have been read: they are employer-style dev data like
@@ -334,9 +337,7 @@ export const READ_BLIND_ROUNDS = [
   "catalog_hard",
   "seasonal",
   "visa",
-  ...[2, 3, 4, 5, 6, 7, 8, 9, 10, 11].flatMap((
-    n,
-  ) => [`catalog_${n}`, `seasonal_${n}`, `visa_${n}`]),
+  ...READ_NUMBERED_ROUNDS.flatMap((n) => [`catalog_${n}`, `seasonal_${n}`, `visa_${n}`]),
 ] as const;
 
 /**

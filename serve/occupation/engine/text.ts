@@ -801,19 +801,29 @@ const LIVESTOCK =
   /\b(?:cattle|cows?|calv\w*|steers?|heifers?|sheep|lamb\w*|goats?|hogs?|swine|pigs?|horses?|equine|livestock|feedlots?|feedyards?)\b/i;
 
 /**
- * Words of a farm setting: crops, orchards, fields and packing sheds. O*NET's titles, tasks and
- * descriptions name few crops ("tomato" is in none), so a farm's pruner or sorter reads as the
- * tree trimmers' or the inspectors' (SETTINGS).
+ * Words of a crop, an orchard or a vineyard. O*NET's titles, tasks and descriptions name few crops
+ * ("tomato" is in none), so a farm's pruner or sorter reads as the tree trimmers' or the
+ * inspectors' (SETTINGS).
  */
-const FARM_SETTING =
-  /\b(?:farms?|farming|ranch|orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|fields?(?!\s+(?:hands?|workers?|laborers?))|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|nuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|dairy|cattle|disking|tillage|cultivating|planting)\b/i;
+const CROPS = String
+  .raw`orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?`;
+
+/** Words of a farm setting: the crops, and farms, fields, packing sheds and their work. */
+const FARM_SETTING = new RegExp(
+  String
+    .raw`\b(?:${CROPS}|farms?|farming|ranch|nuts?|fields?(?!\s+(?:hands?|workers?|laborers?))|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|dairy|cattle|disking|tillage|cultivating|planting)\b`,
+  "i",
+);
 
 /**
- * Words of a crop, an orchard or a vineyard (FARM_SETTING without its words of any farm: "farm",
- * "field", "harvest", "ranch"): a farm's or a field's worker without one reads as O*NET has it.
+ * Words of a crop's field work without the words of any farm ("farm", "field", "harvest",
+ * "ranch"): a farm's or a field's worker without a crop word reads as O*NET has it.
  */
-const CROP_SETTING =
-  /\b(?:orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|hoe\w*|weeding|detassel\w*)\b/i;
+const CROP_SETTING = new RegExp(String.raw`\b(?:${CROPS}|hoe\w*|weeding|detassel\w*)\b`, "i");
+
+/** Words of guest lodging: a room attendant's or a housekeeping aide's setting. */
+const LODGING = String
+  .raw`hotels?|motels?|resorts?|lodges?|lodging|inns?|casinos?|condos?|condominiums?|vacation|suites?`;
 
 const SETTINGS: readonly SettingReading[] = [
   // SOC 2018 codes the carers of race horses, show horses and other animals not raised for
@@ -836,8 +846,7 @@ const SETTINGS: readonly SettingReading[] = [
   // locker room attendants only, so "Room Attendant - Hotel" went there.
   {
     role: endsPart(String.raw`(?:room|rm) attendants?`),
-    setting:
-      /\b(?:hotels?|motels?|resorts?|lodges?|lodging|inns?|casinos?|condos?|condominiums?|vacation|suites?|housekeeping|rooms division)\b/i,
+    setting: new RegExp(String.raw`\b(?:${LODGING}|housekeeping|rooms division)\b`, "i"),
     // Another room's attendant ("Dish Room Attendant", "Linen Room Attendant") or room service.
     not:
       /\b(?:dish|locker|linen|dining|stock|tool|mail|game|card|coat|check|cloak|rest|wash|fitting|dressing|break|club|steam)\s*room\b|\broom service\b/i,
@@ -847,8 +856,7 @@ const SETTINGS: readonly SettingReading[] = [
   // "Housekeeping Aide" only with the laundry workers.
   {
     role: endsPart(String.raw`housekeeping aides?`),
-    setting:
-      /\b(?:hotels?|motels?|resorts?|lodges?|lodging|inns?|casinos?|condos?|condominiums?|vacation|suites?|camps?|cabins?)\b/i,
+    setting: new RegExp(String.raw`\b(?:${LODGING}|camps?|cabins?)\b`, "i"),
     reading: "guest room attendant",
   },
   // A ski area's lift operator runs a recreation ride (amusement and recreation attendants, where
