@@ -32,6 +32,7 @@ export const CONFIDENCE_FEATURES = [
   "substituted_share",
   "log_same_title_occupations",
   "shared_title_share",
+  "mean_idf",
 ];
 
 /** Calibration stored in the artifact. */
@@ -104,6 +105,7 @@ export function confidenceFeatures(ranking: Ranking): number[] {
     ranking.substitutedShare,
     Math.log(1 + ranking.sameTitleOccupations),
     ranking.sharedTitleShare,
+    ranking.meanIdf,
   ];
 }
 

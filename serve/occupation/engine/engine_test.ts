@@ -845,6 +845,10 @@ Deno.test("sharedTitleShare: the top result's share of a shared title's employme
   assert.equal(cook.sharedTitleShare, 0.9, "900 of the 1,000 the two cook titles hold");
   const grill = index.rank({ title: "Grill Cook" }, { limit: 3, semantic: false });
   assert.equal(grill.sharedTitleShare, 1, "a title of one occupation");
+  // The calibration's mean_idf: a rare word ("grill", one title) raises it over a common one.
+  assert.equal(cook.meanIdf, index.idf("cook"));
+  assert.equal(grill.meanIdf, (index.idf("grill") + index.idf("cook")) / 2);
+  assert.ok(grill.meanIdf > cook.meanIdf);
 });
 
 Deno.test("catalog variants of a title written two ways vary its first form", () => {

@@ -55,7 +55,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "128";
+export const RANKER_VERSION = "129";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -229,6 +229,8 @@ export interface Ranking {
    * larger occupation.
    */
   sharedTitleShare: number;
+  /** Mean idf of the query's words (an unknown word at the mean idf of the index's words). */
+  meanIdf: number;
 }
 
 /**
@@ -2365,6 +2367,7 @@ export class OccupationIndex {
         : 0,
       sameTitleOccupations: 0,
       sharedTitleShare: 1,
+      meanIdf: qTerms.length > 0 ? qWeight / qTerms.length : 0,
     };
     if (qTerms.length === 0) return empty;
 

@@ -40,6 +40,7 @@ const ABBREVIATIONS: Record<string, string> = {
   mlops: "machine learning operations",
   mgr: "manager",
   mngr: "manager",
+  dept: "department",
   asst: "assistant",
   assoc: "associate",
   tech: "technician",
@@ -349,7 +350,7 @@ const STATES = new Set(US_STATES.map((state) => state.code.toLowerCase()));
 const LOCATION = /,\s*([a-z]{2})\b(?:\s+\d{5})?\s*$/;
 
 /** What joins the parts of a title: an occupation with a location, team, level or qualifier. */
-const PARTS = /\s[-–—|:]\s|\s*[|•;]\s*|\s+@\s+/;
+const PARTS = /\s[-–—|:]\s|\s*—\s*|\s*[|•;]\s*|\s+@\s+/;
 
 /** US state names, to spot a part of a title that is only places ("- New Jersey", "- MD & PA"). */
 const STATE_NAMES = new RegExp(
