@@ -349,8 +349,12 @@ const STATES = new Set(US_STATES.map((state) => state.code.toLowerCase()));
 
 const LOCATION = /,\s*([a-z]{2})\b(?:\s+\d{5})?\s*$/;
 
-/** What joins the parts of a title: an occupation with a location, team, level or qualifier. */
-const PARTS = /\s[-–—|:]\s|\s*—\s*|\s*[|•;]\s*|\s+@\s+/;
+/**
+ * What joins the parts of a title: an occupation with a location, team, level or qualifier. A dash
+ * between spaces, an em dash with or without them, or a typewriter's em dash (" -- ", a coding
+ * index's "Watchman, night -- construction site").
+ */
+const PARTS = /\s[-–—|:]\s|\s*—\s*|\s--\s|\s*[|•;]\s*|\s+@\s+/;
 
 /** US state names, to spot a part of a title that is only places ("- New Jersey", "- MD & PA"). */
 const STATE_NAMES = new RegExp(

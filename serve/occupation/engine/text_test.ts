@@ -362,13 +362,18 @@ Deno.test("taxPractice: a firm's tax associate, staff or senior is a tax account
   assert.equal(taxPractice("tax", "Senior Director Tax"), "tax");
 });
 
-Deno.test("cleanTitle: an unspaced em dash joins parts, and 'dept.' is a department", () => {
+Deno.test("cleanTitle: an em dash joins parts, spaced or not, and 'dept.' is a department", () => {
   const score = (segment: string) =>
     ({ "sales clerk": 105, "department store": 110, "personnel department manager": 120 })[
       segment
     ] ?? 0;
   // A catalog's "Clerk, sales—dept. store": the role, then where it works.
   assert.deepEqual(cleanTitle("Clerk, sales—dept. store", score), {
+    text: "sales clerk",
+    rest: "department store",
+  });
+  // A typewriter's em dash, two hyphens between spaces, is one too.
+  assert.deepEqual(cleanTitle("Clerk, sales -- dept. store", score), {
     text: "sales clerk",
     rest: "department store",
   });
