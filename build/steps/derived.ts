@@ -110,15 +110,16 @@ export async function buildFusionTable(connection: DuckDBConnection): Promise<nu
   });
   await connection.run(
     `CREATE TABLE ranker_fusion (method VARCHAR, ranker_version VARCHAR, features VARCHAR,
-       weights VARCHAR, biases VARCHAR, report VARCHAR)`,
+       weights VARCHAR, biases VARCHAR, report VARCHAR, reranker VARCHAR)`,
   );
-  await connection.run("INSERT INTO ranker_fusion VALUES ($1, $2, $3, $4, $5, $6)", [
+  await connection.run("INSERT INTO ranker_fusion VALUES ($1, $2, $3, $4, $5, $6, $7)", [
     fusion.method,
     fusion.ranker_version,
     JSON.stringify(fusion.features),
     JSON.stringify(fusion.weights),
     JSON.stringify(fusion.biases ?? {}),
     JSON.stringify(fusion.report),
+    fusion.reranker ? JSON.stringify(fusion.reranker) : null,
   ]);
   return 1;
 }

@@ -46,6 +46,15 @@ import {
 import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
 import {
+  type CompiledReranker,
+  compileReranker,
+  QUERY_ROLES,
+  RERANK_FEATURES,
+  RERANK_TOP,
+  rerankDeltas,
+  type Reranker,
+} from "./rerank.ts";
+import {
   PackedLists,
   type PackedListsParts,
   PackedMap,
@@ -55,7 +64,7 @@ import {
 } from "./packed.ts";
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "130";
+export const RANKER_VERSION = "131";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -133,7 +142,12 @@ export interface IndexSource {
    * Learned fusion weights (engine/fusion.ts, stored in the artifact): they replace the given
    * weights of the score's linear part. Absent: the given (or default) weights.
    */
-  fusion?: { weights: readonly number[]; biases?: Readonly<Record<string, number>> };
+  fusion?: {
+    weights: readonly number[];
+    biases?: Readonly<Record<string, number>>;
+    /** Trees that re-order the first candidates (engine/rerank.ts); absent: none. */
+    reranker?: Reranker;
+  };
 }
 
 /** The query as the ranker saw it. */
@@ -210,6 +224,11 @@ export interface Ranking {
   semanticUsed: boolean;
   /** Channel values of each result (FUSION_FEATURES), when the options asked for them. */
   features?: number[][];
+  /**
+   * What the reranker reads of each of the first RERANK_TOP results (RERANK_FEATURES), when the
+   * options asked for features, in the order before the trees moved them (the reranker's fit).
+   */
+  rerankRows?: number[][];
   /** The hierarchy role the title's words give it (supervisor, helper, ..., worker). */
   queryRole: Role;
   /** Share of the title's words that cleaning dropped (levels, ids, qualifiers, noise). */
@@ -616,6 +635,7 @@ export const SNAPSHOT_FIELDS = [
   "titleCoded",
   "titleBreadth",
   "titleListed",
+  "reranker",
 ] as const;
 type SnapshotField = typeof SNAPSHOT_FIELDS[number];
 
@@ -653,6 +673,8 @@ export class OccupationIndex {
   #prior!: Float64Array;
   /** Per-occupation offsets of the fused score (engine/fusion.ts); zeros without a fit. */
   #bias!: Float64Array;
+  /** The trees that re-order the first candidates (engine/rerank.ts), or null. */
+  #reranker: CompiledReranker | null = null;
   #roleClass!: Uint8Array;
   #supervisorOf!: Int32Array;
   #helperOf!: Int32Array;
@@ -745,6 +767,9 @@ export class OccupationIndex {
     qualifier: Float64Array;
     /** Channel values per occupation (FUSION_FEATURES), allocated on the first request for them. */
     features: Float64Array;
+    /** What the reranker reads of the first candidates (RERANK_FEATURES each), and its moves. */
+    rerankRows: Float64Array;
+    rerankDeltas: Float64Array;
     inPool: Uint8Array;
     /** Occupations with a title match, and those whose centroid was compared (any order). */
     titled: Int32Array;
@@ -789,6 +814,11 @@ export class OccupationIndex {
       const at = this.#occIndex.get(code);
       if (at !== undefined) this.#bias[at] = v;
     }
+    const reranker = source.fusion?.reranker;
+    this.#reranker =
+      reranker && JSON.stringify(reranker.features) === JSON.stringify(RERANK_FEATURES)
+        ? compileReranker(reranker)
+        : null;
     if (deferred !== DEFERRED) {
       for (const _ of this.#build(source)) {
         /* every step, at once */
@@ -894,6 +924,8 @@ export class OccupationIndex {
       transferFrom: new Int32Array(nOcc),
       qualifier: new Float64Array(nOcc),
       features: new Float64Array(0),
+      rerankRows: new Float64Array(RERANK_TOP * RERANK_FEATURES.length),
+      rerankDeltas: new Float64Array(RERANK_TOP),
       inPool: new Uint8Array(nOcc),
       titled: new Int32Array(nOcc),
       probed: new Int32Array(nOcc),
@@ -998,6 +1030,7 @@ export class OccupationIndex {
     titleBm25: [(i) => i.#titleBm25, (i, v) => i.#titleBm25 = v],
     prior: [(i) => i.#prior, (i, v) => i.#prior = v],
     bias: [(i) => i.#bias, (i, v) => i.#bias = v],
+    reranker: [(i) => i.#reranker, (i, v) => i.#reranker = v],
     roleClass: [(i) => i.#roleClass, (i, v) => i.#roleClass = v],
     supervisorOf: [(i) => i.#supervisorOf, (i, v) => i.#supervisorOf = v],
     helperOf: [(i) => i.#helperOf, (i, v) => i.#helperOf = v],
@@ -2408,7 +2441,9 @@ export class OccupationIndex {
     work.context.fill(0);
     work.transfer.fill(0);
     work.domainRest.fill(0);
-    if (options.features && work.features.length === 0) {
+    // The reranker reads the channel values too.
+    const keepFeatures = options.features === true || this.#reranker !== null;
+    if (keepFeatures && work.features.length === 0) {
       work.features = new Float64Array(nOcc * FUSION_FEATURES.length);
     }
     const agg = work.agg;
@@ -2623,11 +2658,11 @@ export class OccupationIndex {
     }
     const w = this.#w;
     // With options.features, each candidate's channel values (FUSION_FEATURES) are kept for the
-    // fusion fit (engine/fusion.ts); the server never asks for them.
-    const features = options.features ? work.features : null;
+    // fusion fit (engine/fusion.ts); with a reranker, for the trees to read.
+    const features = keepFeatures ? work.features : null;
     const wVote = w.title_vote;
     let voteMax = -Infinity;
-    if (wVote !== 0 || options.features) {
+    if (wVote !== 0 || keepFeatures) {
       for (let p = 0; p < nPool; p++) {
         const occ = pool[p];
         if (vote[occ] > 0) {
@@ -2852,7 +2887,7 @@ export class OccupationIndex {
         for (const occ of shortlist) {
           const value = (desc.get(occ) ?? 0) / max;
           scores[occ] = round4(scores[occ] + this.#w.description * value);
-          if (options.features) work.features[occ * FUSION_FEATURES.length + 10] = value;
+          if (features) features[occ * FUSION_FEATURES.length + 10] = value;
         }
         const byDesc = [...shortlist].sort((a, b) =>
           (desc.get(b) ?? 0) - (desc.get(a) ?? 0) || a - b
@@ -2869,7 +2904,7 @@ export class OccupationIndex {
     const featureRows: number[][] = [];
     const nf = FUSION_FEATURES.length;
     for (const occ of ordered.slice(0, Math.max(options.limit, 10))) {
-      if (options.features) featureRows.push([...work.features.subarray(occ * nf, (occ + 1) * nf)]);
+      if (keepFeatures) featureRows.push([...work.features.subarray(occ * nf, (occ + 1) * nf)]);
       const o = this.occupations[occ];
       const t = bestTitle[occ];
       const reasons: MatchReason[] = [];
@@ -2909,6 +2944,48 @@ export class OccupationIndex {
         vote: round4(voteOf(work.transfer[occ] > 0 ? work.transferFrom[occ] : occ)),
       });
     }
+    // Reranker: the trees move the first candidates by what they read of each (engine/rerank.ts).
+    // Not when the query's words are a title of some occupation: the folds it is fitted on never
+    // hold such a query.
+    let rerankRows: number[][] | undefined;
+    if (keepFeatures && sharedTitle === 0 && results.length > 1) {
+      const top = Math.min(RERANK_TOP, results.length);
+      const first = results[0].score;
+      const role = QUERY_ROLES.indexOf(parsed.role);
+      const d = RERANK_FEATURES.length;
+      const rows = work.rerankRows;
+      for (let j = 0, at = 0; j < top; j++, at += d) {
+        const r = results[j];
+        rows.set(featureRows[j], at);
+        rows[at + nf] = r.score;
+        rows[at + nf + 1] = first - r.score;
+        rows[at + nf + 2] = j;
+        rows[at + nf + 3] = r.exact ? 1 : 0;
+        rows[at + nf + 4] = r.semanticOnly ? 1 : 0;
+        rows[at + nf + 5] = qTerms.length;
+        rows[at + nf + 6] = role;
+        rows[at + nf + 7] = sharedTitle;
+        rows[at + nf + 8] = empty.knownTermShare;
+        rows[at + nf + 9] = empty.droppedShare;
+        rows[at + nf + 10] = descTerms.length > 0 ? 1 : 0;
+      }
+      if (options.features) {
+        rerankRows = Array.from({ length: top }, (_, j) => [...rows.subarray(j * d, (j + 1) * d)]);
+      }
+      if (this.#reranker) {
+        const deltas = work.rerankDeltas;
+        rerankDeltas(this.#reranker, rows, top, deltas);
+        for (let j = 0; j < top; j++) results[j].score = round4(results[j].score + deltas[j]);
+        // A stable sort: candidates the trees leave tied keep the fused order.
+        const order = [...results.keys()].slice(0, top).sort((a, b) =>
+          results[b].score - results[a].score || a - b
+        );
+        const moved = order.map((j) => results[j]);
+        const movedRows = order.map((j) => featureRows[j]);
+        results.splice(0, top, ...moved);
+        featureRows.splice(0, top, ...movedRows);
+      }
+    }
     return {
       ...empty,
       results: results.slice(0, options.limit),
@@ -2920,6 +2997,7 @@ export class OccupationIndex {
         ? this.#sharedTitleShare(this.#occIndex.get(results[0].onetCode)!, sameWords)
         : 1,
       ...(options.features ? { features: featureRows.slice(0, options.limit) } : {}),
+      ...(rerankRows ? { rerankRows } : {}),
     };
   }
 

@@ -124,19 +124,24 @@ export async function readIndexSource(
       ([code, n]) => employment.set(String(code), Number(n)),
     );
   }
-  let fusion: { weights: number[]; biases: Record<string, number> } | undefined;
-  // A fusion of ranker 15 or older has no biases column; its version does not apply anyway.
-  if (await hasColumn(connection, "ranker_fusion", "biases")) {
+  let fusion: IndexSource["fusion"];
+  // A fusion of ranker 130 or older has no reranker column; its version does not apply anyway.
+  if (await hasColumn(connection, "ranker_fusion", "reranker")) {
     await eachRow(
       connection,
-      "SELECT ranker_version, features, weights, biases FROM ranker_fusion ORDER BY method",
-      ([version, features, weights, biases]) => {
+      `SELECT ranker_version, features, weights, biases, reranker FROM ranker_fusion
+       ORDER BY method`,
+      ([version, features, weights, biases, reranker]) => {
         // Only a fusion fitted for this ranker and its channel values applies.
         if (
           String(version) === RANKER_VERSION &&
           String(features) === JSON.stringify(FUSION_FEATURES)
         ) {
-          fusion = { weights: JSON.parse(String(weights)), biases: JSON.parse(String(biases)) };
+          fusion = {
+            weights: JSON.parse(String(weights)),
+            biases: JSON.parse(String(biases)),
+            ...(reranker === null ? {} : { reranker: JSON.parse(String(reranker)) }),
+          };
         }
       },
     );
