@@ -73,6 +73,11 @@ Deno.test("buildAsync and the build's snapshot rank exactly as the constructor's
       Object.keys(source.fusion?.biases ?? {}).length > 0,
       "the fixture's fusion has occupation offsets: they are compared",
     );
+    assert.ok(
+      (source.fusion?.reranker?.roots.length ?? 0) > 0 &&
+        source.fusion!.reranker!.feature.some((f) => f >= 0),
+      "the fixture's fusion has reranker trees that split: they are compared",
+    );
 
     const sync = new OccupationIndex(source);
     let pauses = 0;

@@ -45,6 +45,7 @@ import {
 } from "./roles.ts";
 import { interner, runSliced, timerPause } from "../../stores/snapshot.ts";
 import { dotJs, DotSpace } from "./dot.ts";
+import { FUSION_FEATURES } from "./features.ts";
 import {
   type CompiledReranker,
   compileReranker,
@@ -62,6 +63,8 @@ import {
   PackedStrings,
   type PackedStringsParts,
 } from "./packed.ts";
+
+export { FUSION_FEATURES };
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
 export const RANKER_VERSION = "131";
@@ -383,29 +386,6 @@ export const DEFAULT_WEIGHTS: Readonly<RankerWeights> = {
   shared_sources: 0.1,
   description_phrase: 0.3,
 };
-/**
- * The channel values the learned fusion weighs, in the order of its weights (engine/fusion.ts):
- * the linear part of the score is their weighted sum.
- */
-export const FUSION_FEATURES = [
-  "best_title",
-  "occ_cover",
-  "pair",
-  "stem_cover",
-  "context",
-  "semantic",
-  "prior",
-  "title_agg",
-  "role_match",
-  "role_mismatch",
-  "description",
-  "title_vote",
-  "head_occ",
-  "manager_match",
-  "rest_cover",
-  "domain_rest",
-] as const;
-
 /** The ranker weights a fusion model gives (its weights on the linear part, the rest as is). */
 export function fusedWeights(
   fusion: { weights: readonly number[] },

@@ -17,25 +17,12 @@
  * (an exact title is the hand-set channels' to weigh).
  */
 
+import { FUSION_FEATURES } from "./features.ts";
+
 /** What the trees read of each candidate, in this order. */
 export const RERANK_FEATURES = [
-  // The fusion's channel values (FUSION_FEATURES, same order).
-  "best_title",
-  "occ_cover",
-  "pair",
-  "stem_cover",
-  "context",
-  "semantic",
-  "prior",
-  "title_agg",
-  "role_match",
-  "role_mismatch",
-  "description",
-  "title_vote",
-  "head_occ",
-  "manager_match",
-  "rest_cover",
-  "domain_rest",
+  // The fusion's channel values.
+  ...FUSION_FEATURES,
   // The candidate in the ranking.
   "score",
   "gap_to_first",
