@@ -11,7 +11,7 @@
  */
 import { solve } from "./logistic.ts";
 import { fitReranker, RERANK_TOP, type Reranker, type RerankQuery } from "./rerank.ts";
-import { type DevExample, FUSION_FOLD } from "./devset.ts";
+import { type DevExample, FUSION_FOLD, RERANK_FOLD } from "./devset.ts";
 import { type Channel, foldExamples, type FoldOptions } from "./calibrate.ts";
 import {
   DEFAULT_WEIGHTS,
@@ -151,7 +151,7 @@ export function fitFusion(
     if (scaled !== 0) biases[code] = scaled;
   }
   const weights = w.map((v) => Math.round(v * scale * 1e6) / 1e6);
-  const reranker = fitFusedReranker(held, examples, { weights, biases }, channel, options);
+  const reranker = fitFusedReranker(source, held, examples, { weights, biases }, channel, options);
   return {
     ranker_version: RANKER_VERSION,
     method: "listwise_softmax",
@@ -160,7 +160,11 @@ export function fitFusion(
     ...(Object.keys(biases).length > 0 ? { biases } : {}),
     reranker: reranker.model,
     report: {
-      reranker: reranker.report,
+      reranker: {
+        ...reranker.report,
+        folds: [FUSION_FOLD, RERANK_FOLD],
+        employer_weight: RERANK_EMPLOYER_WEIGHT,
+      },
       channel,
       fold: FUSION_FOLD,
       queries,
@@ -178,43 +182,49 @@ export function fitFusion(
 
 /**
  * How many times an employer-style title counts in the reranker's fit. The trees fitted on the
- * fold's held-out O*NET titles alone settle near ties the way O*NET labels them, which real
- * employer wording does not follow (notes/issue15.md, section 26); with the read blind rounds
- * among the employer-style titles (about 5,000 in the fitted half), 5 gained on every dev subset,
- * 1 and 15 less on one or another (section 53).
+ * folds' held-out O*NET titles alone settle near ties the way O*NET labels them, which real
+ * employer wording does not follow (notes/issue15.md, section 26). With the read blind rounds among
+ * the employer-style titles (about 5,000 in the fitted half) and RERANK_FOLD beside FUSION_FOLD,
+ * 10 gained on every dev subset, 5 less on the employer-style ones (section 53).
  */
-const RERANK_EMPLOYER_WEIGHT = 5;
+const RERANK_EMPLOYER_WEIGHT = 10;
 
 /**
- * The reranker (engine/rerank.ts), fitted on the fold's examples ranked by the fused index (the
- * weights and offsets just fitted, no trees): each query's first RERANK_TOP candidates, with the
- * values the trees read of each.
+ * The reranker (engine/rerank.ts), fitted on the fusion fold's examples and on RERANK_FOLD's
+ * held-out titles (the employer-style ones are the fusion fold's only), each fold ranked by the
+ * fused index built without it (the weights and offsets just fitted, no trees): each query's first
+ * RERANK_TOP candidates, with the values the trees read of each.
  */
 function fitFusedReranker(
+  source: IndexSource,
   held: IndexSource,
   examples: DevExample[],
   fusion: { weights: number[]; biases: Record<string, number> },
   channel: Channel,
   options: FoldOptions,
 ): ReturnType<typeof fitReranker> {
-  const fused = new OccupationIndex({ ...held, fusion }, options.weights);
   const queries: RerankQuery[] = [];
-  for (const example of examples) {
-    const ranking = fused.rank({ title: example.query, description: example.description }, {
-      limit: RERANK_TOP,
-      semantic: channel === "hybrid",
-      features: true,
-    });
-    const rows = ranking.rerankRows;
-    if (!rows) continue;
-    const top = ranking.results.slice(0, rows.length);
-    queries.push({
-      rows,
-      scores: top.map((r) => r.score),
-      right: top.map((r) => example.accept.includes(r.onetCode)),
-      weight: example.variant === "employer" ? RERANK_EMPLOYER_WEIGHT : 1,
-    });
-  }
+  const add = (index: OccupationIndex, list: DevExample[]) => {
+    for (const example of list) {
+      const ranking = index.rank({ title: example.query, description: example.description }, {
+        limit: RERANK_TOP,
+        semantic: channel === "hybrid",
+        features: true,
+      });
+      const rows = ranking.rerankRows;
+      if (!rows) continue;
+      const top = ranking.results.slice(0, rows.length);
+      queries.push({
+        rows,
+        scores: top.map((r) => r.score),
+        right: top.map((r) => example.accept.includes(r.onetCode)),
+        weight: example.variant === "employer" ? RERANK_EMPLOYER_WEIGHT : 1,
+      });
+    }
+  };
+  add(new OccupationIndex({ ...held, fusion }, options.weights), examples);
+  const other = foldExamples(source, RERANK_FOLD, { weights: options.weights });
+  add(new OccupationIndex({ ...other.source, fusion }, options.weights), other.examples);
   return fitReranker(queries);
 }
 

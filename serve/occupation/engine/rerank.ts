@@ -6,12 +6,13 @@
  * words as a title, how much of it is known) and where the candidate stands (its score and gap to
  * the first).
  *
- * Fitted at build time on the fusion's fold (FUSION_FOLD: held-out titles as O*NET and a posting
- * write them, with a description, the catalog variants, and half of the employer-style titles,
- * which count RERANK_EMPLOYER_WEIGHT times), ranked by the fused index built without them: Newton
- * boosting of a listwise softmax (each query's right answers share the probability mass),
- * depth-limited trees on quantile bins. Deterministic: same rankings, same trees. Stored in the
- * artifact beside the fusion (ranker_fusion.reranker) and in the engine snapshot.
+ * Fitted at build time (engine/fusion.ts) on two folds, the fusion's (FUSION_FOLD: held-out titles
+ * as O*NET and a posting write them, with a description, the catalog variants, and half of the
+ * employer-style titles, which count RERANK_EMPLOYER_WEIGHT times) and RERANK_FOLD's held-out
+ * titles, each ranked by the fused index built without them: Newton boosting of a listwise softmax
+ * (each query's right answers share the probability mass), depth-limited trees on quantile bins.
+ * Deterministic: same rankings, same trees. Stored in the artifact beside the fusion
+ * (ranker_fusion.reranker) and in the engine snapshot.
  *
  * A query whose words are a title of some occupation is not re-ordered: the folds never hold one
  * (an exact title is the hand-set channels' to weigh).
