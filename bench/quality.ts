@@ -16,8 +16,9 @@
  *   clauses, industries in brackets, catalog word order), on the full index;
  * - titles written blind to the engine in the hidden sets' three styles
  *   (fixtures/occupation-dev/blind_*_titles.csv), on the full index, never fitted on.
- * The fold scored here (2) is neither the one the build fits the fusion and calibration on (0) nor
- * the one the original weights were tuned on (1).
+ * The fold scored here (2) is none of those the build fits on: the calibration's (0), the fusion's
+ * (4) and the reranker's (4 and 1, where the original weights were tuned). Fold 3 is the other one
+ * nothing is fitted on; `--fold` with a fitted one prints a warning, its figures being in-sample.
  *
  * Systems, all on the same split in the same process:
  * - hybrid: the engine with its semantic channel (what the server runs when vectors are built);
@@ -52,9 +53,12 @@ import {
 import { assess, BANDS, type Calibration } from "../serve/occupation/engine/confidence.ts";
 import { calibratedEceFloor, calibrationReport } from "../serve/occupation/engine/logistic.ts";
 import {
+  CALIBRATION_FOLD,
   type DevExample,
   fnv1a,
+  FUSION_FOLD,
   readEmployerTitles,
+  RERANK_FOLD,
   UNREAD_BLIND_ROUNDS,
 } from "../serve/occupation/engine/devset.ts";
 import { bm25Ranker, type OccupationDoc, postgresFtsRanker, titleBm25Ranker } from "./baselines.ts";
@@ -237,6 +241,12 @@ interface Summary {
 /** Scores one artifact, prints its full report and returns its headline figures. */
 async function evaluate(artifactDir: string, release: string): Promise<Summary> {
   const fold = Number(values.fold);
+  if ([CALIBRATION_FOLD, FUSION_FOLD, RERANK_FOLD].includes(fold)) {
+    console.log(
+      `warning: the build fits on fold ${fold} (calibration ${CALIBRATION_FOLD}, fusion ` +
+        `${FUSION_FOLD}, reranker ${FUSION_FOLD} and ${RERANK_FOLD}): its figures are in-sample`,
+    );
+  }
   const instance = await DuckDBInstance.create(join(artifactDir, "taxonomy.duckdb"), {
     access_mode: "READ_ONLY",
   });
@@ -258,13 +268,18 @@ async function evaluate(artifactDir: string, release: string): Promise<Summary> 
     const fusion = fitFusion(source, "hybrid", { employer, employerHalf: 0 });
     source = { ...source, fusion };
     console.log(
-      `fusion refitted on fold 0 in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
-        `(--fit-fusion): ${JSON.stringify(fusion)}`,
+      `fusion refitted on fold ${FUSION_FOLD}, its reranker on folds ${FUSION_FOLD} and ` +
+        `${RERANK_FOLD}, in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
+        `(--fit-fusion): weights ${JSON.stringify(fusion.weights)}, report ` +
+        JSON.stringify(fusion.report),
     );
   }
   console.log(
     source.fusion
-      ? `ranker: learned fusion ${JSON.stringify(source.fusion.weights)}`
+      ? `ranker: learned fusion ${JSON.stringify(source.fusion.weights)}` +
+        (source.fusion.reranker
+          ? `, reranker of ${source.fusion.reranker.roots.length} trees`
+          : ", no reranker")
       : "ranker: hand-set weights",
   );
   // The build calibrates on half 0 of the employer titles; the bench scores the other half.
