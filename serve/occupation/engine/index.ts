@@ -2883,8 +2883,9 @@ export class OccupationIndex {
     const results: RankedOccupation[] = [];
     const featureRows: number[][] = [];
     const nf = FUSION_FEATURES.length;
-    for (const occ of ordered.slice(0, Math.max(options.limit, 10))) {
-      if (keepFeatures) featureRows.push([...work.features.subarray(occ * nf, (occ + 1) * nf)]);
+    const listed = ordered.slice(0, Math.max(options.limit, 10));
+    for (const occ of listed) {
+      if (options.features) featureRows.push([...work.features.subarray(occ * nf, (occ + 1) * nf)]);
       const o = this.occupations[occ];
       const t = bestTitle[occ];
       const reasons: MatchReason[] = [];
@@ -2936,7 +2937,7 @@ export class OccupationIndex {
       const rows = work.rerankRows;
       for (let j = 0, at = 0; j < top; j++, at += d) {
         const r = results[j];
-        rows.set(featureRows[j], at);
+        rows.set(work.features.subarray(listed[j] * nf, (listed[j] + 1) * nf), at);
         rows[at + nf] = r.score;
         rows[at + nf + 1] = first - r.score;
         rows[at + nf + 2] = j;
@@ -2961,9 +2962,8 @@ export class OccupationIndex {
           results[b].score - results[a].score || a - b
         );
         const moved = order.map((j) => results[j]);
-        const movedRows = order.map((j) => featureRows[j]);
         results.splice(0, top, ...moved);
-        featureRows.splice(0, top, ...movedRows);
+        if (options.features) featureRows.splice(0, top, ...order.map((j) => featureRows[j]));
       }
     }
     return {
