@@ -2188,6 +2188,10 @@ Deno.test("an employer's title before a capitalised comma qualifier keeps its ro
   const engineer = rank("Software Engineer, Machine Learning (Ads Ranking)");
   assert.equal(engineer.cleanedTitle, "software engineer");
   assert.equal(engineer.results[0].onetCode, "15-1252.00");
+  // A lead's title is its role's.
+  const lead = rank("Lead Software Engineer, Machine Learning");
+  assert.equal(lead.cleanedTitle, "software engineer");
+  assert.equal(lead.results[0].onetCode, "15-1252.00");
   // A title four occupations share needs the field after the comma.
   assert.equal(
     rank("Research Scientist, Protein Engineering").cleanedTitle,

@@ -20,6 +20,11 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     // Words the lexicon lacks keep their order among the modifiers.
     ["Operador tecnico back end", "back end technician operator"],
     ["Vendedor en linea", "online salesperson"],
+    ["Mayordomo de Campo", "farm foreman"],
+    ["Cuadrillero - Cuadrilla de Cosecha", "crew leader - harvest crew"],
+    ["Pelador de Camarón", "shrimp peeler"],
+    ["Techador", "roofer"],
+    ["Cocinera - Campamento", "cook - camp"],
   ];
   for (const [title, english] of cases) assert.equal(spanishAsEnglish(title), english, title);
   // English titles with words Spanish shares stay as they are.

@@ -1072,6 +1072,23 @@ const SETTINGS: readonly SettingReading[] = [
     not: /\b(?:drywall|wood|hardwood|furniture|paint\w*|textiles?|laundry|metal|leather|glass)\b/i,
     reading: "concrete finisher",
   },
+  // A deer or wild-game processor cuts hunters' game into meat (butchers and meat cutters,
+  // 51-3021); read as written, "game" and "deer" took the hunting workers.
+  {
+    role: endsPart(
+      String.raw`(?:processors?|processing (?:workers?|crew|helpers?)|butchers?|meat cutters?)`,
+    ),
+    setting: /\b(?:deer|venison|elk|wild game|game processing|(?:deer|hunting) season)\b/i,
+    not: /\b(?:fish\w*|seafood|crabs?|shrimp|poultry|chickens?|turkeys?)\b/i,
+    reading: "butcher",
+  },
+  // A colt starter breaks young horses to saddle (animal trainers, 39-2011, where O*NET lists
+  // "Horse Breaker"); read as written, "starter" took the dispatchers and the race officials.
+  {
+    role: endsPart(String.raw`(?:colt|horse|bronc) starters?`),
+    setting: /\b(?:colts?|horses?|bronc)\b/i,
+    reading: "horse breaker",
+  },
   // A hod carrier or a masonry crew's mortar mixer helps the brickmasons (47-3011, where O*NET
   // lists "Hod Carrier" beside the construction laborers).
   {
@@ -1429,7 +1446,8 @@ function titleBeforeComma(
   // An exclusion clause after the comma ("Exc. Testing") goes either way: dropExclusion empties
   // the part it is in.
   if (!/[a-z]/.test(after)) return [part];
-  const cleaned = cleanSegment(head);
+  // A lead's title is its role's ("Lead Data Scientist, Forecasting").
+  const cleaned = cleanSegment(head).replace(/^lead /, "");
   const last = cleaned.slice(cleaned.lastIndexOf(" ") + 1);
   if (
     !cleaned.includes(" ") || Object.hasOwn(ROLE_WORDS, last) || last === "president" ||
@@ -1450,7 +1468,9 @@ function uninvert(segment: string): string {
   if (comma <= 0) return segment;
   const head = segment.slice(0, comma).trim();
   const rest = segment.slice(comma + 1).replace(/,/g, " ").trim();
-  if (!rest || !/[a-z]/.test(rest) || head.split(/\s+/).length > 2) return segment;
+  if (!(/[a-z]/.test(rest) || TITLE_NUMBERS.has(rest)) || head.split(/\s+/).length > 2) {
+    return segment;
+  }
   // An index's "Lead, X" is X's first-line supervisor ("Lead, cashier"); it writes a senior
   // worker as "lead X" ("Lead mechanic"). O*NET has no title in that form.
   return `${rest} ${head === "lead" ? "supervisor" : head}`;
@@ -1459,6 +1479,12 @@ function uninvert(segment: string): string {
 function lookup(table: Record<string, string>, key: string): string | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
+
+/**
+ * Numbers that are words of a job ("911 Dispatcher", "411 Directory Assistance Operator", both
+ * O*NET titles): kept where any other number (a level, a store, a requisition) is dropped.
+ */
+const TITLE_NUMBERS = new Set(["911", "411"]);
 
 /** A word that only says a level or a number ("II", "Sr", "3"): a title's role may precede it. */
 function isLevel(token: string): boolean {
@@ -1470,7 +1496,8 @@ function cleanSegment(segment: string): string {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
-    if (NOISE_WORDS.has(token) || /^\d+$/.test(token) || /\d{3,}/.test(token)) continue;
+    if (NOISE_WORDS.has(token)) continue;
+    if ((/^\d+$/.test(token) || /\d{3,}/.test(token)) && !TITLE_NUMBERS.has(token)) continue;
     if (tokens[i - 1] === "cdl" && /^[abc]$/.test(token)) continue; // licence class: CDL-A
     // A level numeral ("Accountant I"; II and up are noise words): "i" last, after a word.
     if (token === "i" && i > 0 && i === tokens.length - 1) continue;

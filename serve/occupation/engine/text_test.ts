@@ -195,6 +195,11 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Water Slide Dispatcher - Water Park", "amusement attendant"],
     ["Kayak Rental Attendant", "amusement attendant"],
     ["Lift Operator - Chairlift", "ski lift operator"],
+    // A deer or wild-game processor is a butcher; a colt starter trains horses.
+    ["Deer Processor - Hunting Season", "butcher"],
+    ["Wild Game Processing Worker", "butcher"],
+    ["Chicken Butcher - Hunting Season", null],
+    ["Colt Starter - Ranch Remuda", "horse breaker"],
     ["Gate Attendant - County Fair", null],
     ["Bike Rental Clerk", null],
     ["Rideshare Driver", null],
@@ -360,6 +365,14 @@ Deno.test("taxPractice: a firm's tax associate, staff or senior is a tax account
   assert.equal(taxPractice("tax analyst", "Senior Tax Analyst"), "tax analyst");
   assert.equal(taxPractice("tax examiner", "Tax Examiner"), "tax examiner");
   assert.equal(taxPractice("tax", "Senior Director Tax"), "tax");
+});
+
+Deno.test("cleanTitle keeps the numbers that name a job (911, 411) and drops the others", () => {
+  const none = () => 0;
+  assert.equal(cleanTitle("911 Dispatcher", none).text, "911 dispatcher");
+  assert.equal(cleanTitle("Operator, 911 -- county", none).text, "911 operator");
+  assert.equal(cleanTitle("Dispatcher 2", none).text, "dispatcher");
+  assert.equal(cleanTitle("Store 4112 Manager", none).text, "store manager");
 });
 
 Deno.test("cleanTitle: an em dash joins parts, spaced or not, and 'dept.' is a department", () => {
