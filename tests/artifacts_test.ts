@@ -11,6 +11,12 @@ import { noPause, type Pause, timerPause } from "../serve/stores/snapshot.ts";
 import { type TaxonomyData, taxonomySpec, taxonomySpecWith } from "../serve/occupation/artifact.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { ANSWERS_SNAPSHOT } from "../serve/occupation/answers.ts";
+import { readSnapshot } from "../serve/occupation/engine/snapshot.ts";
+import { OccupationIndex } from "../serve/occupation/engine/index.ts";
+import { readIndexSource } from "../serve/occupation/engine/load.ts";
+import { openedFile, readDataFile } from "../serve/stores/duckdb.ts";
+import { parseManifest } from "../build/manifest.ts";
+import { loadTaxonomy } from "../serve/occupation/artifact.ts";
 import { createRouter } from "../serve/http/router.ts";
 import { buildFixture, testApp, variantRelease, waitFor } from "./helpers.ts";
 
@@ -320,7 +326,13 @@ for (const worker of [false, true]) {
       await registry.reload("taxonomy");
       const second = registry.acquire<TaxonomyData>("taxonomy")!;
       assert.equal(second.artifact.version, v2);
-      assert.equal(second.artifact.data.engineFrom, `built (no snapshot)${where}`);
+      assert.equal(
+        second.artifact.data.engineFrom,
+        `built (no snapshot), snapshot written back${where}`,
+      );
+      // Written back: the version's next load reads the index instead of building it.
+      const back = await readSnapshot(join(dir, "taxonomy", v2));
+      assert.equal(back.reason, null);
       const ranking = await second.artifact.data.engine.rank({
         query: { title: "Registered Nurse" },
         options: { limit: 1, semantic: true },
@@ -339,7 +351,7 @@ for (const worker of [false, true]) {
       const activations = logger.lines.filter((e) => e.msg === "artifact activated");
       assert.deepEqual(activations.map((e) => e.engine), [
         `snapshot${where}`,
-        `built (no snapshot)${where}`,
+        `built (no snapshot), snapshot written back${where}`,
       ]);
       // The retired version's index is gone from wherever it ran.
       await assert.rejects(
@@ -352,3 +364,84 @@ for (const worker of [false, true]) {
     }, taxonomySpecWith({ worker }));
   });
 }
+
+/** Titles ranked to compare two indexes of the fixture release. */
+const PROBE_TITLES = [
+  "Registered Nurse",
+  "software developer",
+  "Truck Driver",
+  "cashier",
+  "Supervisor, bakery",
+  "night shift warehouse associate",
+];
+
+Deno.test("with neither the engine's nor the answers' snapshot usable, the index built while the answers are encoded is the whole index, and is written back", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "test-both-stale-" });
+  try {
+    const built = await buildFixture(dir);
+    const version = join(dir, "taxonomy", built.version);
+    const manifest = parseManifest(await Deno.readTextFile(join(version, "manifest.json")));
+    const file = join(version, manifest.file.name);
+    const reference = new OccupationIndex(await readDataFile(file, readIndexSource));
+    const expected = PROBE_TITLES.map((title) =>
+      reference.rank({ title }, { limit: 5, semantic: true })
+    );
+    assert.ok(expected.every((r) => r.results.length > 0));
+    const removeBoth = async () => {
+      await Deno.remove(join(version, "engine.snapshot"));
+      await Deno.remove(join(version, ANSWERS_SNAPSHOT));
+    };
+    // Through one connection (builds and tests), and through the registry (a connection a call).
+    await removeBoth();
+    const data = await readDataFile(
+      file,
+      (connection) => loadTaxonomy(openedFile(connection), manifest, version, { worker: true }),
+    );
+    try {
+      assert.equal(
+        data.engineFrom,
+        "built (no snapshot), snapshot written back, in the ranking worker",
+      );
+      assert.equal(data.answersFrom, "encoded (no snapshot), snapshot written back");
+      for (const [i, title] of PROBE_TITLES.entries()) {
+        const ranking = await data.engine.rank({
+          query: { title },
+          options: { limit: 5, semantic: true },
+        });
+        assert.deepEqual(ranking, expected[i], title);
+      }
+    } finally {
+      data.engine.close();
+    }
+    const back = await readSnapshot(version);
+    assert.equal(back.reason, null);
+    assert.deepEqual(
+      PROBE_TITLES.map((title) => back.index!.rank({ title }, { limit: 5, semantic: true })),
+      expected,
+    );
+
+    await removeBoth();
+    const registry = new ArtifactRegistry(
+      dir,
+      [taxonomySpecWith({ worker: true })],
+      memoryLogger(),
+    );
+    try {
+      await registry.start();
+      await registry.use<TaxonomyData, void>("taxonomy", async ({ data }) => {
+        assert.match(data.engineFrom, /^built \(no snapshot\), snapshot written back/);
+        for (const [i, title] of PROBE_TITLES.entries()) {
+          const ranking = await data.engine.rank({
+            query: { title },
+            options: { limit: 5, semantic: true },
+          });
+          assert.deepEqual(ranking, expected[i], title);
+        }
+      });
+    } finally {
+      await registry.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -107,8 +107,12 @@ Deno.test("evidence build: deterministic builds and packs, review gate, markers"
         bytes[bytes.length - 5] ^= 0xff;
         await Deno.writeFile(file, bytes);
         const fallback = await loadWorkforce(openedFile(opened.connection), opened.manifest, dir);
-        assert.equal(fallback.loadedFrom, "tables");
+        assert.equal(fallback.loadedFrom, "tables, snapshot written back");
         assert.deepEqual(plainRows(fallback), plainRows(fromTables));
+        // Written back whole: the next load reads it, without DuckDB.
+        const back = await loadWorkforce(unopened, opened.manifest, dir);
+        assert.equal(back.loadedFrom, "snapshot");
+        assert.deepEqual(plainRows(back), plainRows(fromTables));
       } finally {
         opened.close();
       }

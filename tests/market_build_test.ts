@@ -169,6 +169,15 @@ Deno.test("market build: sample feed end to end", async (t) => {
       bytes[bytes.length - 5] ^= 0xff;
       await Deno.writeFile(file, bytes);
       await assert.rejects(loadMarket(unopened, result.manifest, result.dir), /opened the data/);
+      // Read from the data file, the tables are written back whole: the next load reads them.
+      const fallback = await readDataFile(
+        join(result.dir, "market.duckdb"),
+        (connection) => loadMarket(openedFile(connection), result.manifest, result.dir),
+      );
+      assert.equal(fallback.loadedFrom, "tables, snapshot written back");
+      const back = await loadMarket(unopened, result.manifest, result.dir);
+      assert.equal(back.loadedFrom, "snapshot");
+      assert.deepEqual({ ...back, loadedFrom: "" }, { ...fromTables, loadedFrom: "" });
     });
 
     await t.step("the same feed gives the same version; --as-of changes it", async () => {

@@ -151,7 +151,7 @@ Deno.test("summary and profile from memory: the DuckDB answers byte for byte, pe
     await Deno.remove(`${t.artifactsDir}/taxonomy/${v2.version}/${ANSWERS_SNAPSHOT}`);
     await t.artifacts.reload("taxonomy");
     assert.equal(t.artifacts.status()[0].version, v2.version);
-    assert.equal((await current()).answersFrom, "encoded (no snapshot)");
+    assert.equal((await current()).answersFrom, "encoded (no snapshot), snapshot written back");
     const [, expected] = await fromDuckDb(t, codes[0]);
     const after = await rawGet(t, `/api/v1/occupation/profile/${codes[0]}`, key);
     assert.equal(after, expected);

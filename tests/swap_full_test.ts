@@ -11,7 +11,13 @@ import { join } from "node:path";
 import { writePointer } from "../build/publish.ts";
 import { buildTaxonomy } from "../build/pipeline.ts";
 import { ArtifactRegistry } from "../serve/stores/artifacts.ts";
-import { type TaxonomyData, taxonomySpecWith } from "../serve/occupation/artifact.ts";
+import { loadTaxonomy, type TaxonomyData, taxonomySpecWith } from "../serve/occupation/artifact.ts";
+import { ANSWERS_SNAPSHOT } from "../serve/occupation/answers.ts";
+import { OccupationIndex } from "../serve/occupation/engine/index.ts";
+import { readIndexSource } from "../serve/occupation/engine/load.ts";
+import { readSnapshot } from "../serve/occupation/engine/snapshot.ts";
+import { openedFile, readDataFile } from "../serve/stores/duckdb.ts";
+import { parseManifest } from "../build/manifest.ts";
 import { memoryLogger } from "../serve/http/log.ts";
 import { buildFixture } from "./helpers.ts";
 
@@ -19,6 +25,19 @@ const FULL = new URL("../../shared/data/onet/db_29_3_text", import.meta.url).pat
 const OEWS = new URL("../../shared/data/oews/national_M2025_dl.csv", import.meta.url).pathname;
 const PROBE_MS = 10;
 const WORST_PROBE_MS = 300;
+
+/** Titles ranked to compare the index built while the answers load with one built alone. */
+const TITLES = [
+  "Registered Nurse",
+  "Truck Driver",
+  "Cashier",
+  "Supervisor, bakery",
+  "Helper, roofer",
+  "warehouse associate",
+  "zoo keeper",
+  "welder fitter",
+];
+const OPTIONS = { limit: 5, semantic: false };
 
 const haveRelease = await Deno.stat(FULL).then(() => true, () => false);
 
@@ -94,6 +113,54 @@ Deno.test({
       assert.ok(ranked.some((r) => r.startsWith(full.version)));
       assert.ok(ranked.some((r) => r.startsWith(small.version)));
       assert.deepEqual(ranked.filter((r) => !r.endsWith(" 29-1141.00")), []);
+
+      // Neither snapshot usable (an upgrade that changed the engine and the occupation code): the
+      // index is built from the data file while the answers are encoded, and must be the whole
+      // index (through one connection, a query of the answers ended the titles' stream and the
+      // index was built from part of them, without an error), then written back.
+      const fullDir = join(dir, "taxonomy", full.version);
+      const manifest = parseManifest(await Deno.readTextFile(join(fullDir, "manifest.json")));
+      const file = join(fullDir, manifest.file.name);
+      const reference = new OccupationIndex(await readDataFile(file, readIndexSource));
+      const expected = TITLES.map((title) => reference.rank({ title }, OPTIONS));
+      const removeBoth = async () => {
+        await Deno.remove(join(fullDir, "engine.snapshot"));
+        await Deno.remove(join(fullDir, ANSWERS_SNAPSHOT));
+      };
+      const rankedBy = async (engine: TaxonomyData["engine"]) => {
+        const out = [];
+        for (const title of TITLES) {
+          out.push(await engine.rank({ query: { title }, options: OPTIONS }));
+        }
+        return out;
+      };
+      await writePointer(join(dir, "taxonomy"), small.version);
+      await registry.reload("taxonomy");
+      await removeBoth();
+      await writePointer(join(dir, "taxonomy"), full.version);
+      await registry.reload("taxonomy");
+      await registry.use<TaxonomyData, void>("taxonomy", async ({ data }) => {
+        assert.equal(
+          data.engineFrom,
+          "built (no snapshot), snapshot written back, in the ranking worker",
+        );
+        assert.equal(data.answersFrom, "encoded (no snapshot), snapshot written back");
+        assert.deepEqual(await rankedBy(data.engine), expected);
+      });
+      const back = await readSnapshot(fullDir);
+      assert.equal(back.reason, null);
+      assert.deepEqual(TITLES.map((title) => back.index!.rank({ title }, OPTIONS)), expected);
+      // The same through one connection, as builds and tests hold it.
+      await removeBoth();
+      const data = await readDataFile(
+        file,
+        (connection) => loadTaxonomy(openedFile(connection), manifest, fullDir, { worker: true }),
+      );
+      try {
+        assert.deepEqual(await rankedBy(data.engine), expected);
+      } finally {
+        data.engine.close();
+      }
     } finally {
       await registry.close();
       await Deno.remove(dir, { recursive: true });

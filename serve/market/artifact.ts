@@ -11,9 +11,12 @@ import type { ArtifactSpec } from "../stores/artifacts.ts";
 import type { DataFile } from "../stores/duckdb.ts";
 import {
   fingerprintOnce,
+  noPause,
   type Pause,
+  PIECES,
   readSnapshotFile,
   timerPause,
+  writeBack,
   writeParts,
 } from "../stores/snapshot.ts";
 import {
@@ -62,8 +65,11 @@ export interface MarketData {
   trending: Map<TermType, TrendingTerm[]>;
   /** Countries of the active scope, most jobs first. */
   activeCountries: string[];
-  /** Whether the tables came from the build's snapshot or from the data file. */
-  loadedFrom: "snapshot" | "tables";
+  /**
+   * Whether the tables came from the build's snapshot ("snapshot") or from the data file
+   * ("tables"; with a folder, then ", snapshot written back" or ", snapshot not written back: why").
+   */
+  loadedFrom: string;
 }
 
 /** The loaded tables a snapshot holds (the rest comes from the manifest). */
@@ -79,14 +85,23 @@ const marketFingerprint = fingerprintOnce(`market schema ${MARKET_SCHEMA_VERSION
   new URL("../../build/market/", import.meta.url),
 ]);
 
-/** Writes the loaded tables as the version folder's snapshot (the market build's last step). */
-export async function writeMarketSnapshot(dir: string, data: MarketData): Promise<number> {
+/**
+ * Writes the loaded tables as the version folder's snapshot (the market build's last step, and a
+ * server that had to read the data file: loadMarket).
+ */
+export async function writeMarketSnapshot(
+  dir: string,
+  data: MarketData,
+  pause: Pause = noPause,
+): Promise<number> {
   const print = await marketFingerprint();
   if (print === null) throw new Error("the market code cannot be read: no fingerprint");
   return await writeParts(
     join(dir, MARKET_SNAPSHOT),
     print,
     SNAPSHOT_PARTS.map((name) => [name, data[name]]),
+    PIECES,
+    { pause },
   );
 }
 
@@ -176,7 +191,7 @@ export async function loadMarket(
     .filter(([key]) => key.startsWith("active|") && key !== "active|")
     .sort((a, b) => b[1].jobs - a[1].jobs || (a[0] < b[0] ? -1 : 1))
     .map(([key]) => key.slice("active|".length));
-  return {
+  const data: MarketData = {
     version: manifest.version,
     details,
     earliest: earliest === null ? null : String(earliest),
@@ -186,6 +201,11 @@ export async function loadMarket(
     activeCountries,
     loadedFrom: "tables",
   };
+  // The next load of this version reads the snapshot instead of the data file.
+  if (dir) {
+    data.loadedFrom += `, snapshot ${await writeBack(() => writeMarketSnapshot(dir, data, pause))}`;
+  }
+  return data;
 }
 
 /** The market artifact: optional (its routes answer 503 without it), same schema version. */

@@ -15,9 +15,12 @@ import type { Manifest } from "../../build/manifest.ts";
 import type { DataFile } from "../stores/duckdb.ts";
 import {
   fingerprintOnce,
+  noPause,
   type Pause,
+  PIECES,
   readSnapshotFile,
   timerPause,
+  writeBack,
   writeParts,
 } from "../stores/snapshot.ts";
 import { factsFromParts, factsParts, readTaxonomyFacts, type TaxonomyFacts } from "./facts.ts";
@@ -163,22 +166,29 @@ export async function buildAnswerBook(
 const answersFingerprint = fingerprintOnce("answers 2", [new URL("./", import.meta.url)]);
 
 /**
- * Writes a version's bodies and facts into its folder (the taxonomy build's last step); returns the
- * size.
+ * Writes a version's bodies and facts into its folder (the taxonomy build's last step, and a
+ * server that had to encode them: loadAnswers); returns the size.
  */
 export async function writeAnswerSnapshot(
   dir: string,
   book: AnswerBook,
   read: TaxonomyFacts,
+  pause: Pause = noPause,
 ): Promise<number> {
   const print = await answersFingerprint();
   if (print === null) throw new Error("the occupation code cannot be read: no fingerprint");
-  return await writeParts(join(dir, ANSWERS_SNAPSHOT), print, [
-    ["codes", book.codes],
-    ["offsets", book.offsets],
-    ["bytes", book.bytes],
-    ...factsParts(read),
-  ]);
+  return await writeParts(
+    join(dir, ANSWERS_SNAPSHOT),
+    print,
+    [
+      ["codes", book.codes],
+      ["offsets", book.offsets],
+      ["bytes", book.bytes],
+      ...factsParts(read),
+    ],
+    PIECES,
+    { pause },
+  );
 }
 
 /** A version's facts and bodies, and where they came from. */
@@ -227,9 +237,10 @@ export async function loadAnswers(
   }
   const connection = await tables();
   const read = await readTaxonomyFacts(connection, release, manifest.attribution);
-  return {
-    ...read,
-    book: await buildAnswerBook(connection, read, pause),
-    from: `encoded (${reason})`,
-  };
+  const book = await buildAnswerBook(connection, read, pause);
+  // The next load of this version reads the bodies instead of encoding them again.
+  const written = dir
+    ? `, snapshot ${await writeBack(() => writeAnswerSnapshot(dir, book, read, pause))}`
+    : "";
+  return { ...read, book, from: `encoded (${reason})${written}` };
 }

@@ -6,12 +6,12 @@ import type { ArtifactSpec } from "../stores/artifacts.ts";
 import { TAXONOMY_TABLES } from "../../build/steps/tables.ts";
 import { OccupationIndex, RANKER_VERSION } from "./engine/index.ts";
 import { readIndexSource } from "./engine/load.ts";
-import { readSnapshot } from "./engine/snapshot.ts";
+import { readSnapshot, writeSnapshot } from "./engine/snapshot.ts";
 import { LocalRanker, type Ranker, WorkerRanker } from "./ranker.ts";
 import type { VersionFacts } from "./respond.ts";
 import { type AnswerBook, loadAnswers } from "./answers.ts";
 import { type DataFile, readDataFile } from "../stores/duckdb.ts";
-import { type Pause, timerPause } from "../stores/snapshot.ts";
+import { type Pause, PIECES, timerPause, writeBack } from "../stores/snapshot.ts";
 
 /** An occupation as the hot path sees it. */
 export interface OccupationRecord {
@@ -78,10 +78,16 @@ export async function loadTaxonomy(
     // The index source, should the worker need it: through the loader's data file while the
     // version loads; later (the worker failed, and the index has no usable snapshot to load again
     // from) from the data file opened anew, as the registry closes the loader's after the load.
+    // While the version loads, the source is read after the answers are: both read through one
+    // DuckDB connection, where a query ends the result another is still streaming (the index
+    // was then built from part of its titles, without an error).
     let loading = true;
     const file = join(dir, manifest.file.name);
-    const source = async () =>
-      loading ? readIndexSource(await tables()) : await readDataFile(file, readIndexSource);
+    const source = async () => {
+      if (!loading) return await readDataFile(file, readIndexSource);
+      await answers.catch(() => {});
+      return await readIndexSource(await tables());
+    };
     try {
       const ranker = await WorkerRanker.load(dir, source, answers.then((a) => a.facts));
       [engine, engineFrom] = [ranker, `${ranker.from}, in the ranking worker`];
@@ -93,10 +99,20 @@ export async function loadTaxonomy(
     const snapshot = dir
       ? await readSnapshot(dir, { pause })
       : { index: null, reason: "no folder" };
-    const index = snapshot.index ??
-      await OccupationIndex.buildAsync(await readIndexSource(await tables()), { pause });
-    engine = new LocalRanker(index, (await answers).facts);
-    engineFrom = snapshot.index ? "snapshot" : `built (${snapshot.reason})`;
+    if (snapshot.index) {
+      engine = new LocalRanker(snapshot.index, (await answers).facts);
+      engineFrom = "snapshot";
+    } else {
+      const index = await OccupationIndex.buildAsync(await readIndexSource(await tables()), {
+        pause,
+      });
+      engine = new LocalRanker(index, (await answers).facts);
+      // The next load of this version reads the index instead of building it again.
+      const written = dir
+        ? `, snapshot ${await writeBack(() => writeSnapshot(dir, index, PIECES, { pause }))}`
+        : "";
+      engineFrom = `built (${snapshot.reason})${written}`;
+    }
   }
   const { occupations, facts, book, from } = await answers;
   return { ...facts, occupations, engine, engineFrom, answers: book, answersFrom: from };

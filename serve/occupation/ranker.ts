@@ -80,7 +80,7 @@ export class LocalRanker implements Ranker {
 /** A message to the ranking worker. */
 export type RankerRequest =
   | { id: number; op: "load"; key: number; dir: string }
-  | { id: number; op: "build"; key: number; source: IndexSource }
+  | { id: number; op: "build"; key: number; dir: string; source: IndexSource }
   /** The facts a version's answers need; sent beside its load, as they are read meanwhile. */
   | { id: number; op: "facts"; key: number; facts: VersionFacts }
   | { id: number; op: "rank"; key: number; request: RankRequest }
@@ -276,13 +276,17 @@ async function loadInto(
     let made: { hasVectors: boolean; from: string };
     if ("hasVectors" in loaded) made = { hasVectors: loaded.hasVectors, from: "snapshot" };
     else {
-      const built = await shared.send<{ hasVectors: boolean }>({
+      const built = await shared.send<{ hasVectors: boolean; written: string }>({
         id: 0,
         op: "build",
         key,
+        dir,
         source: await source(),
       });
-      made = { hasVectors: built.hasVectors, from: `built (${loaded.reason})` };
+      made = {
+        hasVectors: built.hasVectors,
+        from: `built (${loaded.reason}), snapshot ${built.written}`,
+      };
     }
     await factsSent;
     return { key, ...made };

@@ -6,14 +6,14 @@
  *
  * Messages, answered by id: `load` (the version's engine snapshot), `facts` (what its answers
  * need, sent while it loads), `build` (from the index source, when the snapshot could not be
- * used), `rank`, `answer` (the JSON body of a candidates, analyze or classify request:
+ * used; the built index's snapshot is then written back into the version's folder), `rank`, `answer` (the JSON body of a candidates, analyze or classify request:
  * respond.ts), `drop` (and `fail`, which tests use to crash the worker). While the worker holds
  * another version, loading and building pause between slices, so rankings on it go on.
  */
 /// <reference lib="deno.worker" />
 import { OccupationIndex } from "./engine/index.ts";
-import { readSnapshot } from "./engine/snapshot.ts";
-import { noPause, timerPause } from "../stores/snapshot.ts";
+import { readSnapshot, writeSnapshot } from "./engine/snapshot.ts";
+import { noPause, PIECES, timerPause, writeBack } from "../stores/snapshot.ts";
 import type { RankerReply, RankerRequest } from "./ranker.ts";
 import { answerOn, type VersionFacts } from "./respond.ts";
 import { collectGarbage } from "../memory.ts";
@@ -56,8 +56,12 @@ async function handle(message: RankerRequest): Promise<void> {
     case "build": {
       const index = await OccupationIndex.buildAsync(message.source, { pause: pauseNow() });
       indexes.set(message.key, index);
+      // The next load of this version reads the index instead of building it again.
+      const written = await writeBack(() =>
+        writeSnapshot(message.dir, index, PIECES, { pause: pauseNow() })
+      );
       collectGarbage();
-      reply({ id: message.id, ok: true, value: { hasVectors: index.hasVectors } });
+      reply({ id: message.id, ok: true, value: { hasVectors: index.hasVectors, written } });
       return;
     }
     case "facts":

@@ -288,9 +288,20 @@ export class ArtifactRegistry {
     );
     verified.catch(() => {}); // awaited below, once the load is over
     let opened: Promise<Opened> | null = null;
+    // A connection per call: a DuckDB query ends whatever result its connection is still
+    // streaming, so two parts of a load reading at once each need their own.
+    const connections: DuckDBConnection[] = [];
+    let first = true;
     const tables: DataFile = async () => {
       await verified;
-      return (await (opened ??= openChecked(file, manifest))).connection;
+      const open = await (opened ??= openChecked(file, manifest));
+      if (first) {
+        first = false;
+        return open.connection;
+      }
+      const connection = await open.instance.connect();
+      connections.push(connection);
+      return connection;
     };
     let data: unknown = undefined;
     try {
@@ -307,6 +318,7 @@ export class ArtifactRegistry {
       // Everything served is in memory now: closing hands DuckDB's buffers back (about 60 MB for
       // the full taxonomy).
       const open = await (opened as Promise<Opened> | null)?.catch(() => null);
+      for (const connection of connections) connection.closeSync();
       open?.connection.closeSync();
       open?.instance.closeSync();
     }

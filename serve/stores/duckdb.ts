@@ -31,7 +31,9 @@ export async function readDataFile<T>(
 /**
  * A version's data file, opened read-only on the first call (the artifact registry checks its
  * tables' row counts against the manifest then) and closed once the load resolves. A loader that
- * has everything it serves from its snapshots never calls it.
+ * has everything it serves from its snapshots never calls it. The registry gives each call a
+ * connection of its own; {@linkcode openedFile} gives every call the same one, where a query ends
+ * a result still being streamed, so its readers must take turns.
  */
 export type DataFile = () => Promise<DuckDBConnection>;
 

@@ -195,37 +195,76 @@ function joinPiece(byName: Map<string, unknown>, name: string, value: unknown): 
   }
 }
 
-/** Writes named parts as a snapshot file (a temporary file, then a rename); returns its size. */
+/**
+ * Writes named parts as a snapshot file; returns its size. The file is written under a name of its
+ * own (so two processes writing the same snapshot at once cannot mix their bytes) and then renamed
+ * into place, so a reader sees the old file or the new one, whole. Serialising and hashing pause
+ * whenever a slice of work passed `sliceMs` (8 ms by default), as reads do: a server that writes a
+ * snapshot back (its engine code differs from the build's) keeps answering meanwhile. A build does
+ * not pause ({@linkcode noPause}, the default).
+ */
 export async function writeParts(
   path: string,
   fingerprint: string,
   named: [string, unknown][],
   sizes: typeof PIECES = PIECES,
+  options: { sliceMs?: number; pause?: () => Promise<void> } = {},
 ): Promise<number> {
-  const parts = named.flatMap(([name, value]) =>
-    pieces(value, sizes).map((piece) => ({ name, bytes: serialize(pack(piece)) }))
-  );
-  const total = parts.reduce((n, p) => n + p.bytes.length, 0);
-  const payload = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    payload.set(part.bytes, at);
-    at += part.bytes.length;
+  const pause = options.pause ?? noPause;
+  const sliceMs = options.sliceMs ?? 8;
+  let sliceStart = performance.now();
+  const slice = async () => {
+    if (performance.now() - sliceStart < sliceMs) return;
+    await pause();
+    sliceStart = performance.now();
+  };
+  const parts: { name: string; bytes: Uint8Array }[] = [];
+  const hash = createHash("sha256");
+  for (const [name, value] of named) {
+    for (const piece of pieces(value, sizes)) {
+      const bytes = serialize(pack(piece));
+      hash.update(bytes);
+      parts.push({ name, bytes });
+      await slice();
+    }
   }
   const header: Header = {
     format: FORMAT,
     fingerprint,
     parts: parts.map((p) => ({ name: p.name, bytes: p.bytes.length })),
-    sha256: createHash("sha256").update(payload).digest("hex"),
+    sha256: hash.digest("hex"),
   };
   const head = new TextEncoder().encode(JSON.stringify(header) + "\n");
-  const all = new Uint8Array(head.length + payload.length);
-  all.set(head);
-  all.set(payload, head.length);
-  const temp = `${path}.tmp`;
-  await Deno.writeFile(temp, all);
-  await Deno.rename(temp, path);
-  return all.length;
+  const temp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
+  try {
+    using file = await Deno.open(temp, { write: true, createNew: true });
+    let size = 0;
+    for (const bytes of [head, ...parts.map((p) => p.bytes)]) {
+      for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+      size += bytes.length;
+    }
+    await Deno.rename(temp, path);
+    return size;
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Writes a snapshot back into an artifact folder after a server had to compute its data (the
+ * build's snapshot was missing, damaged or another code's), so that only the first load after an
+ * upgrade pays for it; says how that went, for the load's log line. A folder the server may not
+ * write (a read-only mount) is not an error: the data was computed and is served, and the next
+ * load computes it again.
+ */
+export async function writeBack(write: () => Promise<number>): Promise<string> {
+  try {
+    await write();
+    return "written back";
+  } catch (error) {
+    return `not written back: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 /** A snapshot's parts by name (pieces joined), or why it cannot be used. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readSnapshotFile, writeParts } from "./snapshot.ts";
+import { readSnapshotFile, writeBack, writeParts } from "./snapshot.ts";
 
 const FINGERPRINT = "test fingerprint";
 
@@ -98,6 +98,66 @@ Deno.test("a snapshot of other code, or a damaged one, is refused with its reaso
     bytes[bytes.length - 1] ^= 0xff;
     await Deno.writeFile(path, bytes);
     assert.equal((await readSnapshotFile(path, FINGERPRINT)).reason, "snapshot checksum mismatch");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a snapshot is written in slices that pause, through a file of its own, and two writers at once leave one whole file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "test.snapshot");
+    const big = new Map<string, Int32Array>();
+    for (let i = 0; i < 5_000; i++) big.set(`w${i}`, Int32Array.of(i, i + 1));
+    const named: [string, unknown][] = [["big", big], [
+      "list",
+      Array.from({ length: 900 }, String),
+    ]];
+    const sizes = { map: 100, list: 50, strings: 100 };
+    let pauses = 0;
+    const pause = () => new Promise<void>((resolve) => (pauses++, setTimeout(resolve, 0)));
+    // 50 pieces of the map and 9 of the list, a pause after each.
+    // Two writers of the same path at once (two servers writing a snapshot back): each writes a
+    // file of its own and renames it, so the file read is one of them, whole.
+    const [a, b] = await Promise.all([
+      writeParts(path, FINGERPRINT, named, sizes, { sliceMs: 0, pause }),
+      writeParts(path, FINGERPRINT, named, sizes, { sliceMs: 0, pause }),
+    ]);
+    assert.equal(a, b);
+    assert.ok(pauses >= 2 * 59, `the writes paused ${pauses} times`);
+    assert.equal((await Deno.stat(path)).size, a);
+    const read = await readSnapshotFile(path, FINGERPRINT);
+    assert.equal(read.reason, null);
+    assert.deepEqual(read.parts!.get("big"), big);
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    assert.deepEqual(names, ["test.snapshot"], "no temporary file is left");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a snapshot that cannot be written back says why, and leaves no temporary file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const named: [string, unknown][] = [["list", ["a", "b"]]];
+    // A folder that is not there (as a read-only mount refuses the same way): the data is served
+    // anyway, so this is a note for the log, not an error.
+    const missing = await writeBack(() =>
+      writeParts(join(dir, "gone", "x.snapshot"), FINGERPRINT, named)
+    );
+    assert.match(missing, /^not written back: .*No such file/);
+    // The temporary file is written but cannot be renamed over a folder of that name.
+    const taken = join(dir, "taken.snapshot");
+    await Deno.mkdir(join(taken, "inside"), { recursive: true });
+    assert.match(await writeBack(() => writeParts(taken, FINGERPRINT, named)), /^not written back/);
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    assert.deepEqual(names, ["taken.snapshot"]);
+    assert.equal(
+      await writeBack(() => writeParts(join(dir, "ok.snapshot"), FINGERPRINT, named)),
+      "written back",
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

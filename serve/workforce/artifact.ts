@@ -12,9 +12,12 @@ import { join } from "node:path";
 import {
   fingerprintOnce,
   interner,
+  noPause,
   type Pause,
+  PIECES,
   readSnapshotFile,
   timerPause,
+  writeBack,
   writeParts,
 } from "../stores/snapshot.ts";
 import {
@@ -134,8 +137,11 @@ export interface WorkforceData {
   sector: OewsFile[];
   /** QWI quarters by NAICS sector code. */
   qwi: Map<string, QwiQuarter[]>;
-  /** Whether the tables came from the build's snapshot or from DuckDB. */
-  loadedFrom: "snapshot" | "tables";
+  /**
+   * Whether the tables came from the build's snapshot ("snapshot") or from DuckDB ("tables"; with
+   * a folder, then ", snapshot written back" or ", snapshot not written back: why").
+   */
+  loadedFrom: string;
 }
 
 const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -202,7 +208,14 @@ export async function loadWorkforce(
     await pause();
   }
   internRepeats(read);
-  return { ...read, ...fromManifest, loadedFrom: "tables" };
+  const data: WorkforceData = { ...read, ...fromManifest, loadedFrom: "tables" };
+  // The next load of this version reads the snapshot instead of DuckDB.
+  if (dir) {
+    data.loadedFrom += `, snapshot ${await writeBack(() =>
+      writeEvidenceSnapshot(dir, data, pause)
+    )}`;
+  }
+  return data;
 }
 
 /**
@@ -278,8 +291,15 @@ const evidenceFingerprint = fingerprintOnce(`evidence schema ${EVIDENCE_SCHEMA_V
   new URL("../../build/evidence/", import.meta.url),
 ]);
 
-/** Writes the loaded tables as the version folder's snapshot (the evidence build's last step). */
-export async function writeEvidenceSnapshot(dir: string, data: WorkforceData): Promise<number> {
+/**
+ * Writes the loaded tables as the version folder's snapshot (the evidence build's last step, and a
+ * server that had to read DuckDB: loadWorkforce).
+ */
+export async function writeEvidenceSnapshot(
+  dir: string,
+  data: WorkforceData,
+  pause: Pause = noPause,
+): Promise<number> {
   const print = await evidenceFingerprint();
   if (print === null) throw new Error("the workforce code cannot be read: no fingerprint");
   const [nationalFiles, nationalRows] = splitOews(data.national);
@@ -300,6 +320,8 @@ export async function writeEvidenceSnapshot(dir: string, data: WorkforceData): P
     join(dir, EVIDENCE_SNAPSHOT),
     print,
     STORED_PARTS.map((name) => [name, stored[name]]),
+    PIECES,
+    { pause },
   );
 }
 

@@ -24,16 +24,22 @@ const SOURCES = [new URL("./", import.meta.url), new URL("../../text/", import.m
 /** The fingerprint of this engine's code (null when its source cannot be read). */
 export const engineFingerprint = fingerprintOnce(`ranker ${RANKER_VERSION}`, SOURCES);
 
-/** Writes the index's snapshot into an artifact folder; returns the file's size. */
+/**
+ * Writes the index's snapshot into an artifact folder; returns the file's size. The taxonomy build
+ * writes it, and so does the ranking worker when it had to build an index because the snapshot was
+ * another engine's (ranking_worker.ts), so only the first start or swap after an upgrade pays for
+ * the build.
+ */
 export async function writeSnapshot(
   dir: string,
   index: OccupationIndex,
   /** Piece sizes (tests make them small so that every part comes in pieces). */
   sizes: typeof PIECES = PIECES,
+  options: { sliceMs?: number; pause?: () => Promise<void> } = {},
 ): Promise<number> {
   const print = await engineFingerprint();
   if (print === null) throw new Error("the engine's source cannot be read: no fingerprint");
-  return await writeParts(join(dir, SNAPSHOT_FILE), print, index.snapshot(), sizes);
+  return await writeParts(join(dir, SNAPSHOT_FILE), print, index.snapshot(), sizes, options);
 }
 
 /** Why a snapshot was not used (null when it was). */
