@@ -16,6 +16,7 @@
  * without a version bump, makes old snapshots stale.
  */
 import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 
 const FORMAT = 3;
@@ -235,6 +236,7 @@ export async function writeParts(
     sha256: hash.digest("hex"),
   };
   const head = new TextEncoder().encode(JSON.stringify(header) + "\n");
+  await removeAbandoned(path);
   const temp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
   try {
     using file = await Deno.open(temp, { write: true, createNew: true });
@@ -264,6 +266,28 @@ export async function writeBack(write: () => Promise<number>): Promise<string> {
     return "written back";
   } catch (error) {
     return `not written back: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** A temporary snapshot file older than this was left by a write that never finished. */
+export const ABANDONED_MS = 10 * 60_000;
+
+/**
+ * Removes the temporary files of earlier writes of this snapshot that never finished (a process
+ * stopped mid-write; a write takes seconds), so they do not pile up beside the artifact.
+ */
+async function removeAbandoned(path: string): Promise<void> {
+  const prefix = `${basename(path)}.`;
+  const before = Date.now() - ABANDONED_MS;
+  try {
+    for await (const entry of Deno.readDir(dirname(path))) {
+      if (!entry.isFile || !entry.name.startsWith(prefix) || !entry.name.endsWith(".tmp")) continue;
+      const file = join(dirname(path), entry.name);
+      const modified = (await Deno.stat(file).catch(() => null))?.mtime?.getTime();
+      if (modified !== undefined && modified < before) await Deno.remove(file).catch(() => {});
+    }
+  } catch {
+    // An unreadable folder: the write below says why.
   }
 }
 

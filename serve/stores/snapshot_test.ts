@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readSnapshotFile, writeBack, writeParts } from "./snapshot.ts";
+import { ABANDONED_MS, readSnapshotFile, writeBack, writeParts } from "./snapshot.ts";
 
 const FINGERPRINT = "test fingerprint";
 
@@ -158,6 +158,30 @@ Deno.test("a snapshot that cannot be written back says why, and leaves no tempor
       await writeBack(() => writeParts(join(dir, "ok.snapshot"), FINGERPRINT, named)),
       "written back",
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a write removes the temporary files that earlier writes of the same snapshot abandoned, and only those", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "x.snapshot");
+    const old = new Date(Date.now() - ABANDONED_MS - 60_000);
+    const abandoned = join(dir, "x.snapshot.123.abc.tmp");
+    const recent = join(dir, "x.snapshot.456.def.tmp"); // another writer's, still writing
+    const other = join(dir, "y.snapshot.123.abc.tmp"); // another snapshot's
+    for (const file of [abandoned, recent, other]) await Deno.writeTextFile(file, "partial");
+    await Deno.utime(abandoned, old, old);
+    await Deno.utime(other, old, old);
+    await writeParts(path, FINGERPRINT, [["list", ["a"]]]);
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    assert.deepEqual(names.sort(), [
+      "x.snapshot",
+      "x.snapshot.456.def.tmp",
+      "y.snapshot.123.abc.tmp",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
