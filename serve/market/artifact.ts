@@ -67,7 +67,8 @@ export interface MarketData {
   activeCountries: string[];
   /**
    * Whether the tables came from the build's snapshot ("snapshot") or from the data file
-   * ("tables"; with a folder, then ", snapshot written back" or ", snapshot not written back: why").
+   * ("tables"; with a folder, then ", snapshot written back" or ", snapshot not written back:
+   * <why>").
    */
   loadedFrom: string;
 }

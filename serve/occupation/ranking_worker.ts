@@ -6,9 +6,10 @@
  *
  * Messages, answered by id: `load` (the version's engine snapshot), `facts` (what its answers
  * need, sent while it loads), `build` (from the index source, when the snapshot could not be
- * used; the built index's snapshot is then written back into the version's folder), `rank`, `answer` (the JSON body of a candidates, analyze or classify request:
- * respond.ts), `drop` (and `fail`, which tests use to crash the worker). While the worker holds
- * another version, loading and building pause between slices, so rankings on it go on.
+ * used; the built index's snapshot is then written back into the version's folder), `rank`,
+ * `answer` (the JSON body of a candidates, analyze or classify request: respond.ts), `drop` (and
+ * `fail`, which tests use to crash the worker). While the worker holds another version, loading,
+ * building and writing back pause between slices, so rankings on it go on.
  */
 /// <reference lib="deno.worker" />
 import { OccupationIndex } from "./engine/index.ts";
