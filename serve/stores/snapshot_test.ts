@@ -4,6 +4,13 @@ import { ABANDONED_MS, readSnapshotFile, writeBack, writeParts } from "./snapsho
 
 const FINGERPRINT = "test fingerprint";
 
+/** The names in a folder, sorted. */
+async function namesIn(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  return names.sort();
+}
+
 /** Every typed array in a value (maps, lists and objects, at any depth). */
 function typedArrays(value: unknown, out: ArrayBufferView[] = []): ArrayBufferView[] {
   if (ArrayBuffer.isView(value)) out.push(value);
@@ -129,9 +136,7 @@ Deno.test("a snapshot is written in slices that pause, through a file of its own
     const read = await readSnapshotFile(path, FINGERPRINT);
     assert.equal(read.reason, null);
     assert.deepEqual(read.parts!.get("big"), big);
-    const names: string[] = [];
-    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-    assert.deepEqual(names, ["test.snapshot"], "no temporary file is left");
+    assert.deepEqual(await namesIn(dir), ["test.snapshot"], "no temporary file is left");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -151,9 +156,7 @@ Deno.test("a snapshot that cannot be written back says why, and leaves no tempor
     const taken = join(dir, "taken.snapshot");
     await Deno.mkdir(join(taken, "inside"), { recursive: true });
     assert.match(await writeBack(() => writeParts(taken, FINGERPRINT, named)), /^not written back/);
-    const names: string[] = [];
-    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-    assert.deepEqual(names, ["taken.snapshot"]);
+    assert.deepEqual(await namesIn(dir), ["taken.snapshot"]);
     assert.equal(
       await writeBack(() => writeParts(join(dir, "ok.snapshot"), FINGERPRINT, named)),
       "written back",
@@ -175,9 +178,7 @@ Deno.test("a write removes the temporary files that earlier writes of the same s
     await Deno.utime(abandoned, old, old);
     await Deno.utime(other, old, old);
     await writeParts(path, FINGERPRINT, [["list", ["a"]]]);
-    const names: string[] = [];
-    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-    assert.deepEqual(names.sort(), [
+    assert.deepEqual(await namesIn(dir), [
       "x.snapshot",
       "x.snapshot.456.def.tmp",
       "y.snapshot.123.abc.tmp",
