@@ -1,6 +1,13 @@
 /** Unit tests of the engine's parts: title cleaning, role heads, sanitising, folds, calibration. */
 import assert from "node:assert/strict";
-import { assuranceAsAudit, cleanTitle, headText, readDescription, roleHead } from "./text.ts";
+import {
+  assuranceAsAudit,
+  cleanTitle,
+  headText,
+  readDescription,
+  ROLE_PART_SCORE,
+  roleHead,
+} from "./text.ts";
 import { assignFolds, catalogVariants, postingVariant, splitFold } from "./devset.ts";
 import { calibratedEceFloor, calibrationReport, fitLogistic, predict } from "./logistic.ts";
 import {
@@ -282,6 +289,18 @@ Deno.test("matching skills: every word of a skill or technology name in the requ
   }
   assert.ok(found >= 10, String(found));
   assert.deepEqual(index.supportedSkills("00-0000.00", sets[0]), []);
+});
+
+Deno.test("segmentScore: a part that ends in a lead's or a supervisor's word names a role", () => {
+  const index = new OccupationIndex({ occupations, titles, vectors: null });
+  // No title of the index ends in "lead" or "leader": without the rule these parts scored their
+  // words' idf alone, under a part of rarer words that is no role.
+  for (const part of ["concession stand lead", "harvest crew leader", "night shift supervisor"]) {
+    assert.ok(index.segmentScore(part) >= ROLE_PART_SCORE, part);
+  }
+  // A lead's word alone, or a part without one, is scored by its words as before.
+  assert.ok(index.segmentScore("lead") < ROLE_PART_SCORE);
+  assert.ok(index.segmentScore("fair circuit") < ROLE_PART_SCORE);
 });
 
 Deno.test("a misspelt word stands in by character trigrams; the title vote is relative to the best", () => {
@@ -759,6 +778,11 @@ Deno.test("'head' before a worker's title is its supervisor, where the worker ha
   assert.equal(cleaned("Housekeeper, chief"), "housekeeper supervisor");
   assert.equal(cleaned("Chief Housekeeper - Hotel"), "housekeeper supervisor");
   assert.equal(cleaned("Chief of Housekeeping"), "chief of housekeeping");
+  // The worker's title first and its setting after it, as written or put back in order.
+  assert.equal(cleaned("Head Housekeeper (Hotel)"), "housekeeper hotel supervisor");
+  assert.equal(ranked("Housekeeper, head (hotel)").results[0]?.onetCode, "37-1011.00");
+  // A head before the last word, as a catalog's inverted title leaves it.
+  assert.equal(cleaned("Head housekeeper, hotel"), "hotel housekeeper supervisor");
 });
 
 Deno.test("a worker named by what they do is its doer when the index has that role word", () => {

@@ -67,7 +67,7 @@ import {
 export { FUSION_FEATURES };
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "133";
+export const RANKER_VERSION = "134";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -1428,6 +1428,14 @@ export class OccupationIndex {
       const title = terms.length >= 2 && this.#isTitle(terms) ? SEGMENT_TITLE_BONUS : 0;
       return score + SEGMENT_HEAD_BONUS + title + 10 * Math.log(1 + heads);
     }
+    // A part that ends in a lead's or a supervisor's word names a role ("Concession Stand Lead -
+    // Fair Circuit"), though few titles end in one ("Lead" ends one title of 29.3's index): a
+    // setting of rarer words ("fair circuit", the electronics engineers' "Circuit Designer") had
+    // outscored it.
+    const last = segment.slice(segment.lastIndexOf(" ") + 1);
+    if (terms.length >= 2 && (ROLE_WORDS[last] === "lead" || ROLE_WORDS[last] === "supervisor")) {
+      return score + SEGMENT_HEAD_BONUS;
+    }
     // A part whose last word heads no title may still name its role before words that qualify
     // it ("Medical Assistant Certified Float - Urgent Care"): the last of its words that heads
     // many titles counts, at half the bonus of a part that ends in its role.
@@ -1691,6 +1699,12 @@ export class OccupationIndex {
       if (this.#isPhrase("chief", next) || CHIEF_OF.test(text)) return text;
       words = ["head", ...words.filter((_, i) => i !== chief)];
     }
+    // So is a head before the last word ("Head teller, branch office" is cleaned to "branch office
+    // head teller").
+    const head = words.lastIndexOf("head");
+    if (head > 0 && head === words.length - 2) {
+      words = ["head", ...words.filter((_, i) => i !== head)];
+    }
     let rest: string[];
     if (words[0] === "head") {
       rest = words.slice(1);
@@ -1711,6 +1725,11 @@ export class OccupationIndex {
     const terms = indexTerms(rest.join(" "));
     let occ = this.#titleOccupation(terms);
     if (occ < 0 && terms.length > 1) occ = this.#titleOccupation(terms.slice(-1));
+    // The title first and its setting after it ("Head Housekeeper (Hotel)", "Teller, head (bank)"
+    // read as "head teller bank").
+    for (let n = terms.length - 1; occ < 0 && n >= 1; n--) {
+      occ = this.#titleOccupation(terms.slice(0, n));
+    }
     if (occ < 0 || this.#supervisorOf[occ] < 0 || this.#roleClass[occ] !== 0) return text;
     return `${rest.join(" ")} supervisor`;
   }
@@ -2945,10 +2964,9 @@ export class OccupationIndex {
         rows[at + nf + 4] = r.semanticOnly ? 1 : 0;
         rows[at + nf + 5] = qTerms.length;
         rows[at + nf + 6] = role;
-        rows[at + nf + 7] = sharedTitle;
-        rows[at + nf + 8] = empty.knownTermShare;
-        rows[at + nf + 9] = empty.droppedShare;
-        rows[at + nf + 10] = descTerms.length > 0 ? 1 : 0;
+        rows[at + nf + 7] = empty.knownTermShare;
+        rows[at + nf + 8] = empty.droppedShare;
+        rows[at + nf + 9] = descTerms.length > 0 ? 1 : 0;
       }
       if (options.features) {
         rerankRows = Array.from({ length: top }, (_, j) => [...rows.subarray(j * d, (j + 1) * d)]);

@@ -2,9 +2,8 @@
  * The reranker (issue 15): boosted regression trees that re-order a ranking's first
  * RERANK_TOP candidates, on top of the fused score. The linear fusion (engine/fusion.ts) weighs
  * each channel the same for every query; the trees learn where that is wrong, from the channel
- * values together with what the query is (its length, its role, how many occupations share its
- * words as a title, how much of it is known) and where the candidate stands (its score and gap to
- * the first).
+ * values together with what the query is (its length, its role, how much of it is known) and where
+ * the candidate stands (its score and gap to the first).
  *
  * Fitted at build time (engine/fusion.ts) on two folds, the fusion's (FUSION_FOLD: held-out titles
  * as O*NET and a posting write them, with a description, the catalog variants, and half of the
@@ -33,7 +32,6 @@ export const RERANK_FEATURES = [
   // The query.
   "query_terms",
   "query_role",
-  "same_title_occupations",
   "known_term_share",
   "dropped_share",
   "description_used",

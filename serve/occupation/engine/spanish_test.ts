@@ -25,6 +25,11 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     ["Pelador de Camarón", "shrimp peeler"],
     ["Techador", "roofer"],
     ["Cocinera - Campamento", "cook - camp"],
+    ["Picadora de Jaiba", "crab picker"],
+    ["Pescador - Barco Camaronero", "fisher - shrimp boat"],
+    ["Apicultor Ayudante", "helper beekeeper"],
+    ["Cortador de Espárrago", "asparagus cutter"],
+    ["Caballerango - Hipódromo", "horse groom - racetrack"],
   ];
   for (const [title, english] of cases) assert.equal(spanishAsEnglish(title), english, title);
   // English titles with words Spanish shares stay as they are.

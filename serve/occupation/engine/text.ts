@@ -65,6 +65,7 @@ const ABBREVIATIONS: Record<string, string> = {
   cio: "chief information officer",
   hr: "human resources",
   it: "information technology",
+  edp: "electronic data processing",
   qa: "quality assurance",
   qc: "quality control",
   ux: "user experience",
@@ -463,11 +464,25 @@ export function twoForms(text: string): [string, string] | null {
 
 function stripBrackets(text: string): string {
   // Bracketed content is kept when it is words (often the occupation: "Nurse (RN)") and
-  // dropped when it carries digits (ids, dates, pay).
+  // dropped when it carries digits (ids, dates, pay), or is one word that shortens the words just
+  // before it ("Farm Labor Contractor (FLC) - Registered": kept, "flc" ended the part, which then
+  // had no known head, and the other part's "registered" took the nurses).
   return text.replace(
     /[([{]([^)\]}]*)[)\]}]/g,
-    (_m, inner: string) => /\d/.test(inner) ? " " : ` ${inner} `,
+    (_m, inner: string, at: number) =>
+      /\d/.test(inner) || shortensBefore(inner, text.slice(0, at)) ? " " : ` ${inner} `,
   );
+}
+
+/** Whether `inner` is one word that abbreviates the last words of `before` ("FLC"). */
+function shortensBefore(inner: string, before: string): boolean {
+  const short = tokenize(inner);
+  if (short.length !== 1) return false;
+  const words = tokenize(before);
+  for (let k = 1; k <= Math.min(6, words.length); k++) {
+    if (abbreviates(short, words.slice(-k))) return true;
+  }
+  return false;
 }
 
 function dropLocation(segment: string): string {
@@ -591,7 +606,12 @@ function cleanParts(
   isRoleWord: (word: string) => boolean,
   isTitle: (segment: string) => boolean,
 ): CleanedTitle {
-  let text = stripBrackets(bracketsBeforeExclusion(foldText(raw).replace(/\s+/g, " ").trim()));
+  let text = stripBrackets(
+    invertedBeforeBrackets(
+      bracketsBeforeExclusion(foldText(raw).replace(/\s+/g, " ").trim()),
+      CAPITALISED_AFTER_COMMA.test(raw),
+    ),
+  );
   if (partTime(text, isRoleWord)) text = text.replace(/\bpt\b/g, " ");
   const teamMember = TEAM_MEMBER.test(text);
   // One scan for any of them first: most titles have none (and a phrase can only appear through an
@@ -748,6 +768,25 @@ function bracketsBeforeExclusion(text: string): string {
     text = moved;
   }
   return text;
+}
+
+/** An inverted title with a bracket after it: "operator, bottling machine (beverages)". */
+const INVERTED_THEN_BRACKETS = /^([a-z]+(?: [a-z]+)?), ([a-z][a-z' &.-]*?) ?\(([^()\d]+)\)$/;
+
+/**
+ * A coding index's inverted title with its industry in brackets ("Operator, bottling machine
+ * (beverages)", "Principal, school (parochial)") is put back in order before the brackets are
+ * opened: "bottling machine operator beverages". Opened first, the industry went between the
+ * domain and the role ("bottling machine beverages operator"), which broke the title's phrases and
+ * dropped a rank word no longer next to its phrase ("school textile mill principal").
+ */
+function invertedBeforeBrackets(text: string, capitalisedAfterComma: boolean): string {
+  // An employer's "Software Engineer, Machine Learning (Ads)" is no inverted title
+  // (titleBeforeComma).
+  if (capitalisedAfterComma) return text;
+  const match = INVERTED_THEN_BRACKETS.exec(text);
+  if (!match || /\b(?:exc|except|excluding|excl)\b/.test(match[2])) return text;
+  return `${uninvert(`${match[1]}, ${match[2]}`)} (${match[3]})`;
 }
 
 /**
@@ -1266,6 +1305,21 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:fire (?:department|dept|station|district|fighting)|municipal|city|volunteer|engine company|locomotive|railroad|rail|marine|ships?|vessels?)\b/i,
     reading: "boiler operator",
   },
+  // A vessel's engineer, chief or assistant ("Engineer, chief -- merchant vessel", "Tugboat
+  // Engineer", "Fishing Boat Engineer") runs its engines (53-5031, O*NET's "Ship Engineer"); read
+  // as written, the bare engineer went to the engineers of any field (aerospace, civil) or the
+  // setting's workers (the fishers). Not one who designs or builds them.
+  {
+    role: endsPart(
+      String
+        .raw`(?:(?:chief|assistant|first|second|third|1st|2nd|3rd|licensed|marine|boat|tug|tugboat|towboat|ferry|vessel) )?engineers?`,
+    ),
+    setting:
+      /\b(?:ships?|vessels?|tug ?boats?|tugs?|towboats?|boats?|ferr(?:y|ies)|barges?|merchant marine|steamships?|freighters?|tankers?)\b/i,
+    not:
+      /\b(?:naval|architect\w*|design\w*|software|systems?|project|structural|electrical|electronics?|mechanical|civil|test|quality|process|manufacturing|sales|field service|applications?|yacht design|shipyard|shipbuilding|builders?|repair|service|maintenance|marine engineering|diesel|locomotive|railroad|dredg\w*|equipment)\b/i,
+    reading: "ship engineer",
+  },
   // A night watchman or a gate's watchman of a yard, a plant or a site guards it (33-9032); read as
   // written, the setting took the yard's or the plant's laborers. A farm's night watch of foaling
   // mares tends them (the farm-animal row above).
@@ -1491,14 +1545,26 @@ function isLevel(token: string): boolean {
   return NOISE_WORDS.has(token) || /^\d+$/.test(token) || token === "i";
 }
 
+/**
+ * A doctorate ("Economist (Ph.D.)", "PhD Chemist"): a requirement, not an occupation. Written
+ * "Ph. D." its "ph" read as an employer's contraction of "pharm" ("Pharm D"), which took the
+ * pharmacists.
+ */
+const DOCTORATE = /\bph\.?\s?d\b\.?/g;
+
 function cleanSegment(segment: string): string {
-  const tokens = tokenize(segment.replace(/\b([a-z]+)-(?=[a-z]\b)/g, "$1 "));
+  const tokens = tokenize(
+    segment.replace(DOCTORATE, " ").replace(/\b([a-z]+)-(?=[a-z]\b)/g, "$1 "),
+  );
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (NOISE_WORDS.has(token)) continue;
     if ((/^\d+$/.test(token) || /\d{3,}/.test(token)) && !TITLE_NUMBERS.has(token)) continue;
     if (tokens[i - 1] === "cdl" && /^[abc]$/.test(token)) continue; // licence class: CDL-A
+    // A school's span of grades ("K-12 Principal", "K-8 Counselor"): the K goes with the number
+    // ("K-9" is a police dog's).
+    if (token === "k" && /^(?:[1-8]|1[0-2])$/.test(tokens[i + 1] ?? "")) continue;
     // A level numeral ("Accountant I"; II and up are noise words): "i" last, after a word.
     if (token === "i" && i > 0 && i === tokens.length - 1) continue;
     // "Travel - MS/Tele - Nurse Job": the posting's word for itself, last, after a word.

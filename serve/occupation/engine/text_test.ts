@@ -331,6 +331,14 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Machine Pecan Picker", null],
     ["Potato Chip Sorter", null],
     ["Machine Scallop Cutter", null],
+    // A vessel's engineer runs its engines; one who designs ships, or a dredge's, is not one.
+    ["Engineer, chief -- merchant vessel", "ship engineer"],
+    ["Fishing Boat Engineer", "ship engineer"],
+    ["Assistant Engineer (Tugboat)", "ship engineer"],
+    ["Naval Architect / Ship Design Engineer", null],
+    ["Software Engineer - Ship Systems", null],
+    ["Dredge Boat Engineer", null],
+    ["Ships Equipment Engineer", null],
   ];
   for (const [title, reading] of readings) assert.equal(settingReading(title), reading, title);
 });
@@ -367,12 +375,51 @@ Deno.test("taxPractice: a firm's tax associate, staff or senior is a tax account
   assert.equal(taxPractice("tax", "Senior Director Tax"), "tax");
 });
 
-Deno.test("cleanTitle keeps the numbers that name a job (911, 411) and drops the others", () => {
+Deno.test("cleanTitle keeps the numbers that name a job (911, 411), drops the others, and reads EDP", () => {
   const none = () => 0;
   assert.equal(cleanTitle("911 Dispatcher", none).text, "911 dispatcher");
   assert.equal(cleanTitle("Operator, 911 -- county", none).text, "911 operator");
   assert.equal(cleanTitle("Dispatcher 2", none).text, "dispatcher");
   assert.equal(cleanTitle("Store 4112 Manager", none).text, "store manager");
+  // A school's span of grades goes; a police dog stays.
+  assert.equal(cleanTitle("K-12 Principal", none).text, "principal");
+  assert.equal(cleanTitle("K-9 Handler", none).text, "k handler");
+  // A period's abbreviation: electronic data processing.
+  assert.equal(cleanTitle("EDP Manager", none).text, "electronic data processing manager");
+});
+
+Deno.test("cleanTitle drops a bracketed word that shortens the words before it", () => {
+  const none = () => 0;
+  assert.equal(cleanTitle("Farm Labor Contractor (FLC)", none).text, "farm labor contractor");
+  assert.equal(cleanTitle("Crane Operator (CO) - Port", none).text, "crane operator");
+  // A bracket that is no shortening of them stays.
+  assert.equal(cleanTitle("Sawyer (Logging)", none).text, "sawyer logging");
+  assert.equal(cleanTitle("Security Engineer (AppSec)", none).text, "security engineer appsec");
+});
+
+Deno.test("cleanTitle drops a doctorate, however written, and keeps a Pharm D", () => {
+  const none = () => 0;
+  assert.equal(cleanTitle("Economist (Ph.D.)", none).text, "economist");
+  assert.equal(cleanTitle("Research Scientist (Ph. D.)", none).text, "research scientist");
+  assert.equal(cleanTitle("PhD Chemist", none).text, "chemist");
+  assert.equal(cleanTitle("Pharm.D. Resident", none).text, "pharm d resident");
+});
+
+Deno.test("cleanTitle puts an inverted title back in order before opening its brackets", () => {
+  const none = () => 0;
+  assert.equal(
+    cleanTitle("Operator, bottling machine (beverages)", none).text,
+    "bottling machine operator beverages",
+  );
+  assert.equal(
+    cleanTitle("Principal, school (parochial)", none).text,
+    "school principal parochial",
+  );
+  // An employer's title before a comma is left to titleBeforeComma (here no title: as before).
+  assert.equal(
+    cleanTitle("Software Engineer, Machine Learning (Ads)", none).text,
+    "machine learning ads software engineer",
+  );
 });
 
 Deno.test("cleanTitle: an em dash joins parts, spaced or not, and 'dept.' is a department", () => {
