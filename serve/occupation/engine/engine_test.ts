@@ -40,6 +40,7 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Admin Asst - Full-Time", "administrative assistant"],
     ["System Admin | Remote", "system administrator"],
     ["Waitress", "waiter"],
+    ["Saleslady", "salesperson"], // and a salesgirl: gendered forms O*NET titles lack
     ["Job ID 20391 - 12345", ""],
     ["Accountant I - Job ID 20391", "accountant"], // a level numeral, as II and III are
     ["I&C Technician", "i and c technician"], // not at the end: a word

@@ -30,6 +30,10 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     ["Apicultor Ayudante", "helper beekeeper"],
     ["Cortador de Espárrago", "asparagus cutter"],
     ["Caballerango - Hipódromo", "horse groom - racetrack"],
+    ["Seleccionadora - Tomate", "sorter - tomato"],
+    ["Cortador de Caña", "cane cutter"],
+    ["Mozo de Cuadra", "stable hand"],
+    ["Preparador de Alimentos", "food preparer"],
   ];
   for (const [title, english] of cases) assert.equal(spanishAsEnglish(title), english, title);
   // English titles with words Spanish shares stay as they are.

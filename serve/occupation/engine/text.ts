@@ -474,13 +474,18 @@ function stripBrackets(text: string): string {
   );
 }
 
-/** Whether `inner` is one word that abbreviates the last words of `before` ("FLC"). */
+/**
+ * Whether `inner` is one word of two to six letters that abbreviates the last words of `before`
+ * ("FLC"). Run for every bracket of every title: only the spans that begin with its first letter
+ * are tried.
+ */
 function shortensBefore(inner: string, before: string): boolean {
-  const short = tokenize(inner);
-  if (short.length !== 1) return false;
-  const words = tokenize(before);
+  const short = inner.trim();
+  if (!/^[a-z]{2,6}$/.test(short)) return false;
+  const words = tokenize(before.slice(-80));
   for (let k = 1; k <= Math.min(6, words.length); k++) {
-    if (abbreviates(short, words.slice(-k))) return true;
+    if (words[words.length - k][0] !== short[0]) continue;
+    if (abbreviates([short], words.slice(-k))) return true;
   }
   return false;
 }
@@ -1595,6 +1600,8 @@ const GENDERED: Record<string, string> = {
   seamstress: "sewer",
   salesman: "salesperson",
   saleswoman: "salesperson",
+  saleslady: "salesperson",
+  salesgirl: "salesperson",
   salesmen: "salesperson",
   foreman: "supervisor",
   forewoman: "supervisor",
