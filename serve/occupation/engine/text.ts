@@ -855,7 +855,7 @@ const LIVESTOCK =
  * inspectors' (SETTINGS).
  */
 const CROPS = String
-  .raw`orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?`;
+  .raw`orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|hemp|broccoli|cabbages?|collards?|brussels sprouts?|squash|zucchini|pumpkins?|sweet ?potato(?:es)?|garlic|carrots?|spinach|kale|raspberr(?:y|ies)|blackberr(?:y|ies)|nectarines?|plums?|apricots?|pistachios?|hazelnuts?|olives?`;
 
 /** Words of a farm setting: the crops, and farms, fields, packing sheds and their work. */
 const FARM_SETTING = new RegExp(
@@ -1000,7 +1000,7 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:pickers?|toppers?|primers?|suckerers?|weeders?|hoers?|thinners?|bunchers?|field (?:hands?|workers?|laborers?))`,
+        .raw`(?:pickers?|toppers?|primers?|suckerers?|weeders?|hoers?|thinners?|bunchers?|stringers?|throwers?|tossers?|tiers?|field (?:hands?|workers?|laborers?))`,
     ),
     setting: FARM_SETTING,
     cropsOnly: true,

@@ -331,6 +331,15 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Machine Pecan Picker", null],
     ["Potato Chip Sorter", null],
     ["Machine Scallop Cutter", null],
+    // A crop's stringer, thrower, tosser or tier works it by hand; so do crops O*NET names in no
+    // title (hemp, squash, sweet potatoes).
+    ["Tobacco Stringer", "crop farmworker"],
+    ["Melon Thrower", "crop farmworker"],
+    ["Tomato Staker & Tier", "crop farmworker"],
+    ["Hemp Field Worker - Bucking & Drying", "crop farmworker"],
+    ["Field Hand - Squash & Zucchini", "crop farmworker"],
+    ["Cane Packer", null],
+    ["Asparagus Buncher", null],
     // A vessel's engineer runs its engines; one who designs ships, or a dredge's, is not one.
     ["Engineer, chief -- merchant vessel", "ship engineer"],
     ["Fishing Boat Engineer", "ship engineer"],
