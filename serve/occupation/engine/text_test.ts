@@ -397,38 +397,30 @@ Deno.test("cleanTitle keeps the numbers that name a job (911, 411), drops the ot
   assert.equal(cleanTitle("EDP Manager", none).text, "electronic data processing manager");
 });
 
-Deno.test("cleanTitle drops a bracketed word that shortens the words before it", () => {
-  const none = () => 0;
-  assert.equal(cleanTitle("Farm Labor Contractor (FLC)", none).text, "farm labor contractor");
-  assert.equal(cleanTitle("Crane Operator (CO) - Port", none).text, "crane operator");
-  // A bracket that is no shortening of them stays.
-  assert.equal(cleanTitle("Sawyer (Logging)", none).text, "sawyer logging");
-  assert.equal(cleanTitle("Security Engineer (AppSec)", none).text, "security engineer appsec");
-});
-
-Deno.test("cleanTitle drops a doctorate, however written, and keeps a Pharm D", () => {
-  const none = () => 0;
-  assert.equal(cleanTitle("Economist (Ph.D.)", none).text, "economist");
-  assert.equal(cleanTitle("Research Scientist (Ph. D.)", none).text, "research scientist");
-  assert.equal(cleanTitle("PhD Chemist", none).text, "chemist");
-  assert.equal(cleanTitle("Pharm.D. Resident", none).text, "pharm d resident");
+Deno.test("cleanTitle drops a bracketed word that shortens the words before it, and a doctorate", () => {
+  const cases: [string, string][] = [
+    ["Farm Labor Contractor (FLC)", "farm labor contractor"],
+    ["Crane Operator (CO) - Port", "crane operator"],
+    // A bracket that is no shortening of them stays.
+    ["Sawyer (Logging)", "sawyer logging"],
+    ["Security Engineer (AppSec)", "security engineer appsec"],
+    // A doctorate, however written; a Pharm D stays.
+    ["Economist (Ph.D.)", "economist"],
+    ["Research Scientist (Ph. D.)", "research scientist"],
+    ["PhD Chemist", "chemist"],
+    ["Pharm.D. Resident", "pharm d resident"],
+  ];
+  for (const [title, text] of cases) assert.equal(cleanTitle(title, () => 0).text, text, title);
 });
 
 Deno.test("cleanTitle puts an inverted title back in order before opening its brackets", () => {
-  const none = () => 0;
-  assert.equal(
-    cleanTitle("Operator, bottling machine (beverages)", none).text,
-    "bottling machine operator beverages",
-  );
-  assert.equal(
-    cleanTitle("Principal, school (parochial)", none).text,
-    "school principal parochial",
-  );
-  // An employer's title before a comma is left to titleBeforeComma (here no title: as before).
-  assert.equal(
-    cleanTitle("Software Engineer, Machine Learning (Ads)", none).text,
-    "machine learning ads software engineer",
-  );
+  const cases: [string, string][] = [
+    ["Operator, bottling machine (beverages)", "bottling machine operator beverages"],
+    ["Principal, school (parochial)", "school principal parochial"],
+    // An employer's title before a comma is left to titleBeforeComma (here no title: as before).
+    ["Software Engineer, Machine Learning (Ads)", "machine learning ads software engineer"],
+  ];
+  for (const [title, text] of cases) assert.equal(cleanTitle(title, () => 0).text, text, title);
 });
 
 Deno.test("cleanTitle: an em dash joins parts, spaced or not, and 'dept.' is a department", () => {
