@@ -19,6 +19,9 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\bpastor(?:es)? de cabras\b/g, "goat herder"],
   [/\bpastor(?:es)? de ganado\b/g, "livestock herder"],
   [/\bama de llaves\b/g, "housekeeper"],
+  // An amusement park's rides ("Operador de Juegos Mecánicos"), in the words' Spanish order;
+  // "mecánicos" alone are mechanics.
+  [/\bjuegos mecanicos\b/g, "rides amusement"],
   // A farm's field boss ("campo" alone is a field of any work), in the words' Spanish order.
   [/\b(mayordomo|capataz) de campo\b/g, "$1 agricola"],
   [/\bareas verdes\b/g, "grounds"],
@@ -123,6 +126,7 @@ const ROLES: Readonly<Record<string, string>> = {
   electricista: "electrician",
   plomero: "plumber",
   mecanico: "mechanic",
+  mecanicos: "mechanics",
   chofer: "driver",
   conductor: "driver",
   operador: "operator",
@@ -234,8 +238,6 @@ const OBJECTS: Readonly<Record<string, string>> = {
   cuadra: "stable",
   albercas: "pool",
   piscinas: "pool",
-  juegos: "rides",
-  mecanicos: "amusement",
   esparrago: "asparagus",
   esparragos: "asparagus",
   barco: "boat",

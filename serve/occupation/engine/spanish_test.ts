@@ -34,6 +34,8 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     ["Cortador de Caña", "cane cutter"],
     ["Mozo de Cuadra", "stable hand"],
     ["Preparador de Alimentos", "food preparer"],
+    ["Operador de Juegos Mecánicos", "amusement rides operator"],
+    ["Mecánicos de Autos", "autos mechanics"],
   ];
   for (const [title, english] of cases) assert.equal(spanishAsEnglish(title), english, title);
   // English titles with words Spanish shares stay as they are.
