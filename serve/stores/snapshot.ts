@@ -209,7 +209,7 @@ export async function writeParts(
   fingerprint: string,
   named: [string, unknown][],
   sizes: typeof PIECES = PIECES,
-  options: { sliceMs?: number; pause?: () => Promise<void> } = {},
+  options: SliceOptions = {},
 ): Promise<number> {
   const pause = options.pause ?? noPause;
   const sliceMs = options.sliceMs ?? 8;
@@ -313,7 +313,7 @@ export type SnapshotRead =
 export async function readSnapshotFile(
   path: string,
   fingerprint: string | null,
-  options: { sliceMs?: number; pause?: () => Promise<void> } = {},
+  options: SliceOptions = {},
 ): Promise<SnapshotRead> {
   const pause = options.pause ?? timerPause;
   const sliceMs = options.sliceMs ?? 8;
@@ -403,6 +403,15 @@ export async function runSliced<T>(
 
 /** What a long load awaits between slices of its work. */
 export type Pause = () => Promise<void>;
+
+/**
+ * How a snapshot read or write shares the thread: it pauses (`pause`) whenever a slice of work
+ * passed `sliceMs`.
+ */
+export interface SliceOptions {
+  sliceMs?: number;
+  pause?: Pause;
+}
 
 /** A pause on a timer: lets waiting requests and timers run. */
 export const timerPause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

@@ -4,6 +4,16 @@ import { ABANDONED_MS, readSnapshotFile, writeBack, writeParts } from "./snapsho
 
 const FINGERPRINT = "test fingerprint";
 
+/** Runs `body` with a temporary folder, removed afterwards. */
+async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await body(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /** The names in a folder, sorted. */
 async function namesIn(dir: string): Promise<string[]> {
   const names: string[] = [];
@@ -23,8 +33,7 @@ function typedArrays(value: unknown, out: ArrayBufferView[] = []): ArrayBufferVi
 }
 
 Deno.test("a snapshot's parts read back equal, and no typed array keeps the file's bytes alive", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     const path = join(dir, "test.snapshot");
     // Shapes of the ranking index's parts: a map of postings (packed into one buffer), a
     // top-level matrix, an object holding a matrix beside many strings, a list of strings.
@@ -69,14 +78,11 @@ Deno.test("a snapshot's parts read back equal, and no typed array keeps the file
       assert.equal(view.buffer.byteLength, view.byteLength);
       assert.ok(view.buffer.byteLength < size);
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a typed array that is nearly all of its part stays a view on the bytes read", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     const path = join(dir, "test.snapshot");
     const bytes = Uint8Array.from({ length: 200_000 }, (_, i) => i % 251);
     const small = Int32Array.from({ length: 50 }, (_, i) => i);
@@ -89,14 +95,11 @@ Deno.test("a typed array that is nearly all of its part stays a view on the byte
     const other = read.parts!.get("small") as Int32Array;
     assert.deepEqual(other, small);
     assert.equal(other.buffer.byteLength, other.byteLength, "a small part is still copied out");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a snapshot of other code, or a damaged one, is refused with its reason", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     const path = join(dir, "test.snapshot");
     await writeParts(path, FINGERPRINT, [["matrix", new Float64Array([1, 2, 3])]]);
     assert.equal((await readSnapshotFile(path, "another")).reason, "written by other code");
@@ -105,14 +108,11 @@ Deno.test("a snapshot of other code, or a damaged one, is refused with its reaso
     bytes[bytes.length - 1] ^= 0xff;
     await Deno.writeFile(path, bytes);
     assert.equal((await readSnapshotFile(path, FINGERPRINT)).reason, "snapshot checksum mismatch");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a snapshot is written in slices that pause, through a file of its own, and two writers at once leave one whole file", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     const path = join(dir, "test.snapshot");
     const big = new Map<string, Int32Array>();
     for (let i = 0; i < 5_000; i++) big.set(`w${i}`, Int32Array.of(i, i + 1));
@@ -137,14 +137,11 @@ Deno.test("a snapshot is written in slices that pause, through a file of its own
     assert.equal(read.reason, null);
     assert.deepEqual(read.parts!.get("big"), big);
     assert.deepEqual(await namesIn(dir), ["test.snapshot"], "no temporary file is left");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a snapshot that cannot be written back says why, and leaves no temporary file", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     const named: [string, unknown][] = [["list", ["a", "b"]]];
     // A folder that is not there (as a read-only mount refuses the same way): the data is served
     // anyway, so this is a note for the log, not an error.
@@ -161,14 +158,11 @@ Deno.test("a snapshot that cannot be written back says why, and leaves no tempor
       await writeBack(() => writeParts(join(dir, "ok.snapshot"), FINGERPRINT, named)),
       "written back",
     );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a write removes the temporary files that earlier writes of the same snapshot abandoned, and only those", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     const path = join(dir, "x.snapshot");
     const old = new Date(Date.now() - ABANDONED_MS - 60_000);
     const abandoned = join(dir, "x.snapshot.123.abc.tmp");
@@ -183,7 +177,5 @@ Deno.test("a write removes the temporary files that earlier writes of the same s
       "x.snapshot.456.def.tmp",
       "y.snapshot.123.abc.tmp",
     ]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

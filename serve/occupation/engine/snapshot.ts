@@ -12,6 +12,7 @@ import {
   PIECES,
   readSnapshotFile,
   runSliced,
+  type SliceOptions,
   timerPause,
   writeParts,
 } from "../../stores/snapshot.ts";
@@ -35,7 +36,7 @@ export async function writeSnapshot(
   index: OccupationIndex,
   /** Piece sizes (tests make them small so that every part comes in pieces). */
   sizes: typeof PIECES = PIECES,
-  options: { sliceMs?: number; pause?: () => Promise<void> } = {},
+  options: SliceOptions = {},
 ): Promise<number> {
   const print = await engineFingerprint();
   if (print === null) throw new Error("the engine's source cannot be read: no fingerprint");
@@ -53,7 +54,7 @@ export type SnapshotOutcome =
  */
 export async function readSnapshot(
   dir: string,
-  options: { sliceMs?: number; pause?: () => Promise<void> } = {},
+  options: SliceOptions = {},
 ): Promise<SnapshotOutcome> {
   const read = await readSnapshotFile(
     join(dir, SNAPSHOT_FILE),
