@@ -702,6 +702,26 @@ Deno.test("an old '-man' title the index lacks is the worker of its first word",
   assert.equal(ranked("Pitman").cleanedTitle, "pitman", "no such phrase: as written");
 });
 
+Deno.test("a machine's jockey is its operator, unless the index has the pair", () => {
+  const ranked = titleRanker(
+    [
+      occupation("45-2091.00", "Agricultural Equipment Operators", "Drive tractors."),
+      occupation("27-2091.00", "Disc Jockeys, Except Radio", "Play music."),
+      occupation("53-6031.00", "Automotive and Watercraft Service Attendants", "Pump gas."),
+    ],
+    [
+      indexTitle("45-2091.00", "alternate", "Tractor Operator"),
+      indexTitle("27-2091.00", "alternate", "Disc Jockey"),
+      indexTitle("53-6031.00", "alternate", "Gas Jockey"),
+    ],
+  );
+  assert.equal(ranked("Tractor Jockey").cleanedTitle, "tractor operator");
+  assert.equal(ranked("Tractor Jockey").results[0]?.onetCode, "45-2091.00");
+  assert.equal(ranked("Disc Jockey").cleanedTitle, "disc jockey", "the index's pair");
+  assert.equal(ranked("Gas Jockey").results[0]?.onetCode, "53-6031.00");
+  assert.equal(ranked("Swather Jockey").cleanedTitle, "swather jockey", "no operator phrase");
+});
+
 Deno.test("gendered forms the index lacks are read as the forms it has", () => {
   const ranked = titleRanker(
     [
@@ -1710,6 +1730,37 @@ Deno.test("an exclusion clause names occupations the title is not", () => {
   // "Non-Retail" names what the occupation is not: retail does not name it.
   const sales = rank("Supervisor, sales, exc retail").results.map((r) => r.onetCode);
   assert.deepEqual(sales.slice(0, 2), ["41-1012.00", "41-1011.00"]);
+});
+
+Deno.test("an exclusion clause leaves an occupation that has the excluded kind beside the title's", () => {
+  const rank = titleRanker(
+    [
+      occupation(
+        "47-1011.00",
+        "First-Line Supervisors of Construction Trades and Extraction Workers",
+        "Supervise.",
+      ),
+      occupation("49-1011.00", "First-Line Supervisors of Mechanics and Repairers", "Supervise."),
+      occupation("53-3032.00", "Heavy and Tractor-Trailer Truck Drivers", "Drive."),
+      occupation("53-3033.00", "Light Truck Drivers", "Drive."),
+    ],
+    [
+      indexTitle("47-1011.00", "alternate", "Construction Supervisor"),
+      indexTitle("47-1011.00", "alternate", "Extraction Supervisor"),
+      indexTitle("49-1011.00", "alternate", "Construction Equipment Supervisor"),
+      indexTitle("53-3032.00", "alternate", "Truck Driver"),
+      indexTitle("53-3033.00", "alternate", "Delivery Truck Driver"),
+    ],
+  );
+  // "Extraction Workers" is a kind apart from the construction trades: the supervisors of both
+  // stay first.
+  assert.equal(
+    rank("Supervisor, construction -- exc extraction").results[0].onetCode,
+    "47-1011.00",
+  );
+  // "Heavy" names no kind of its own: the heavy truck drivers are what the clause excludes.
+  assert.equal(rank("Driver, truck (exc heavy)").results[0].onetCode, "53-3033.00");
+  assert.equal(rank("Driver, truck").results[0].onetCode, "53-3032.00");
 });
 
 Deno.test("a postdoc with a field is read as a scientist of the field; without one, as written", () => {

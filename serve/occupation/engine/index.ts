@@ -67,7 +67,7 @@ import {
 export { FUSION_FEATURES };
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "136";
+export const RANKER_VERSION = "137";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -550,6 +550,8 @@ const HEAD_TITLES_HALF = 1;
 const JOIN_APART_MAX = 3;
 /** What an old "-man" title's worker is read as (#manAsRole), in order of preference. */
 const MAN_ROLES = ["operator", "worker", "tender", "attendant"];
+/** What a machine's jockey is read as (#manAsRole), in order of preference. */
+const JOCKEY_ROLES = ["operator", "driver"];
 /** Places between a gerund and "worker" (#gerundWorker: "Sorting Line Worker"). */
 const GERUND_PLACES = new Set(["line", "table", "room", "floor", "house", "shed"]);
 /** The roles a crew of a domain may name after "crew" (#crewWorker: "Lambing Crew Worker"). */
@@ -1807,13 +1809,26 @@ export class OccupationIndex {
    * setters). Read as written, the unknown word stood in for whatever shared its letters
    * ("Kettleman" the construction laborers, "Derrickman" the stonemasons). A "-man" word the
    * index has ("Lineman", "Repairman") or a pair it has with "man" stays.
+   *
+   * So is a machine's jockey ("Tractor Jockey", "Swather Jockey", "Ride Jock"): the slang of its
+   * operator or driver, unless the index has the pair ("Disc Jockey", "Car Jockey", "Gas
+   * Jockey"). Read as written, the disc jockeys took each through "jockey".
    */
   #manAsRole(text: string): string {
-    if (!text.includes("man")) return text;
+    if (!text.includes("man") && !text.includes("jock")) return text;
     const words = text.split(" ");
     let changed = false;
     for (let i = 0; i < words.length; i++) {
       const word = words[i];
+      if ((word === "jockey" || word === "jock") && i > 0) {
+        const stem = words[i - 1];
+        if (this.#isPhrase(stem, "jockey")) continue;
+        const role = JOCKEY_ROLES.find((r) => this.#isPhrase(stem, r));
+        if (role === undefined) continue;
+        words[i] = role;
+        changed = true;
+        continue;
+      }
       let stem: string | null = null;
       let from = i;
       if (word === "man" && i > 0 && !this.#isPhrase(words[i - 1], "man")) {
@@ -2054,6 +2069,31 @@ export class OccupationIndex {
       changed = true;
     }
     return changed ? words.join(" ") : text;
+  }
+
+  /**
+   * Whether an exclusion clause's alternatives (each a list of words) name the occupation: its own
+   * title has every word of one ("Painter, exc construction and maintenance": the construction
+   * painters), unless that title joins the alternative with another of the query's words as a
+   * separate kind of worker ("Foreman, construction -- exc extraction" is still one of the
+   * "First-Line Supervisors of Construction Trades and Extraction Workers"; "Driver, truck (exc
+   * heavy)" is none of the "Heavy and Tractor-Trailer Truck Drivers", where "heavy" is no kind). `qualifiers`: the query's words
+   * other than its role head.
+   */
+  #namedByExclusion(occ: number, alternatives: string[][], qualifiers: string[]): boolean {
+    const own = this.#unexceptedTerms(occ);
+    const conjuncts = qualifiers.length === 0 ? [] : this.occupations[occ].title
+      .replace(EXCEPT, "").replace(ALL_OTHER, "").split(/,|\band\b|\bor\b/)
+      .map((part) => new Set(indexTerms(part)));
+    const kinds = (terms: string[]) =>
+      conjuncts.some((c) =>
+        c.size > terms.length && terms.every((t) => c.has(t)) && !qualifiers.some((q) => c.has(q))
+      ) &&
+      conjuncts.some((c) => qualifiers.some((q) => c.has(q)));
+    for (const terms of alternatives) {
+      if (terms.every((t) => own.has(t)) && !kinds(terms)) return true;
+    }
+    return false;
   }
 
   /**
@@ -2846,15 +2886,13 @@ export class OccupationIndex {
       }
     }
     // An exclusion clause ("Painter, exc construction and maintenance") names occupations the
-    // title is not: those whose title has every word of one of its alternatives go below the rest.
+    // title is not (#namedByExclusion): they go below the rest.
     if (cleaned.excluded && ordered.length > 1) {
       const alternatives = cleaned.excluded.split(/,|\bor\b|\//)
         .map((part) => [...new Set(indexTerms(part))].filter((t) => !qTerms.includes(t)))
         .filter((terms) => terms.length > 0);
-      const named = ordered.filter((occ) => {
-        const own = this.#unexceptedTerms(occ);
-        return alternatives.some((terms) => terms.every((t) => own.has(t)));
-      });
+      const qualifiers = qTerms.filter((t) => t !== qHead);
+      const named = ordered.filter((occ) => this.#namedByExclusion(occ, alternatives, qualifiers));
       if (named.length > 0) {
         let floor = Infinity;
         for (const occ of ordered) if (!named.includes(occ)) floor = Math.min(floor, scores[occ]);

@@ -1060,10 +1060,10 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|harvesters?|crew(?: members?| workers?)?)`,
+        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|harvesters?|crew(?: members?| workers?)?|farmworkers?|farmhands?)`,
     ),
     setting:
-      /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feed ?lots?|feed ?yards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|(?:chicken|turkey|poultry|broiler|hen)s? (?:catch\w*|load\w*)|catfish farms?|fish farms?|(?:trout|salmon|shrimp|oyster|clam|shellfish|crawfish|crayfish) (?:farms?|ponds?)|aquaculture|(?:thoroughbred|horse|equine|breeding|stud) farms?|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
+      /\b(?:dair(?:y|ies)|calf|cows?|steers?|hogs?|pigs?|poultry|chickens?|ducks?|geese|turkeys?|bees|livestock|lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feed ?lots?|feed ?yards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|(?:chicken|turkey|poultry|broiler|hen)s? (?:catch\w*|load\w*)|catfish farms?|fish farms?|(?:trout|salmon|shrimp|oyster|clam|shellfish|crawfish|crayfish) (?:farms?|ponds?)|aquaculture|(?:thoroughbred|horse|equine|breeding|stud) farms?|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
     not:
       /\b(?:plants?|processing|slaughter\w*|kill|packing|packers?|cannery|creamery|cheese|meat|deboning|evisceration|veterinar\w*|vet|clinic|hospital|racetracks?|race|track|show|zoo|kennels?|shelters?|supervisors?|foremen|foreman|leads?|leaders?)\b/i,
     reading: "livestock laborer",
@@ -1443,14 +1443,19 @@ const SETTINGS: readonly SettingReading[] = [
   },
 ];
 
+/** An exclusion clause, up to a bracket or the end ("exc. livestock", "except retail"). */
+const EXCLUSION_CLAUSE = /\b(?:exc|except|excluding|excl)\b\.?[^()[\]{}]*/gi;
+
 /**
  * The reading of a title whose occupation its setting decides (SETTINGS: a racetrack's groom is an
  * animal caretaker, a hotel's room attendant a maid), or null.
  */
 export function settingReading(raw: string): string | null {
+  // What an exclusion clause names is no setting ("Farmworker -- exc. livestock").
+  const title = EXCLUSION_CLAUSE.test(raw) ? raw.replace(EXCLUSION_CLAUSE, " ") : raw;
   for (const { role, setting, not, cropsOnly, reading } of SETTINGS) {
-    if (!role.test(raw) || !setting.test(raw) || not?.test(raw)) continue;
-    if (cropsOnly && LIVESTOCK.test(raw)) continue;
+    if (!role.test(title) || !setting.test(title) || not?.test(title)) continue;
+    if (cropsOnly && LIVESTOCK.test(title)) continue;
     return reading;
   }
   return null;

@@ -173,6 +173,15 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Field Hand - Cattle Ranch", "livestock laborer"],
     ["Fish Hatchery Worker", "livestock laborer"],
     ["Poultry House Worker - Broiler Breeder", "livestock laborer"],
+    // A farmworker or a hand of a dairy, hogs, poultry or bees (ranker 137).
+    ["Farmworker - Hogs", "livestock laborer"],
+    ["Farmworker - Dairy (Calf Care)", "livestock laborer"],
+    ["Dairy Hand (Night Shift)", "livestock laborer"],
+    ["Duck Farm Worker", "livestock laborer"],
+    ["Poultry Plant Worker", "seafood processor"], // a plant's: the cutters and trimmers
+    // What an exclusion clause names is no setting.
+    ["Farmworker -- exc. livestock", null],
+    ["Engineer, marine -- exc. ship's officer", null],
     ["Cone Collector - Seed Orchard", "forestry worker"],
     ["Balsam Tipper (Wreath Greens)", "forestry worker"],
     ["Brush Cutter - Forestry / Fuels Reduction", "forestry worker"],
@@ -267,7 +276,8 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     // A drive-in's or food trailer's cook; a coffee shop's waitress (ranker 124).
     ["Cook, drive-in restaurant", "fast food cook"],
     ["Funnel Cake Cook - Carnival Food Trailer", "fast food cook"],
-    ["Cook, restaurant -- exc. fast food", null],
+    // The clause excludes fast food: a restaurant's cook (it had stopped the row before 137).
+    ["Cook, restaurant -- exc. fast food", "restaurant cook"],
     ["Short Order Cook - Boardwalk Grill", null],
     ["Waitress, coffee shop", "waiter"],
     ["Banquet Server - Resort", null],
