@@ -1126,6 +1126,18 @@ const SETTINGS: readonly SettingReading[] = [
     not: /\b(?:fish\w*|seafood|crabs?|shrimp|poultry|chickens?|turkeys?)\b/i,
     reading: "butcher",
   },
+  // A meat cutter of a supermarket, a grocery or a retail meat counter cuts consumer portions for
+  // sale (butchers and meat cutters, 51-3021, whose SOC definition names retail establishments);
+  // O*NET lists "Meat Cutter" with the processing plants' cutters and trimmers (51-3022) too, and
+  // those took "Meat cutter, supermarket".
+  {
+    role: endsPart(String.raw`(?:meat ?cutters?|meat ?wrappers?)`),
+    setting:
+      /\b(?:supermarkets?|grocer(?:y|ies)|grocers?|retail|stores?|markets?|meat (?:counters?|departments?|shops?)|butcher shops?|delis?|delicatessens?)\b/i,
+    not:
+      /\b(?:plants?|processing|packing|packers?|packinghouse|slaughter\w*|abattoir|wholesale)\b/i,
+    reading: "butcher",
+  },
   // A colt starter breaks young horses to saddle (animal trainers, 39-2011, where O*NET lists
   // "Horse Breaker"); read as written, "starter" took the dispatchers and the race officials.
   {

@@ -207,6 +207,8 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     // A deer or wild-game processor is a butcher; a colt starter trains horses.
     ["Deer Processor - Hunting Season", "butcher"],
     ["Wild Game Processing Worker", "butcher"],
+    ["Meat cutter, supermarket", "butcher"], // a retail counter's (ranker 138)
+    ["Meat Cutter - Packing Plant", null],
     ["Chicken Butcher - Hunting Season", null],
     ["Colt Starter - Ranch Remuda", "horse breaker"],
     ["Gate Attendant - County Fair", null],
