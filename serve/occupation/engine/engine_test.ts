@@ -78,6 +78,10 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["BA (Hons) Interior Design Lecturer", "ba hons interior design lecturer"], // a degree
     ["BCBA", "board certified behavior analyst"],
     ["Laborer, Not Otherwise Specified", "laborer"],
+    ["Peak Season Housekeeper", "housekeeper"], // when, not what (ranker 139)
+    ["Senior MTS", "software engineer"], // a member of technical staff
+    ["SMTS - Cloud Platform", "software engineer"],
+    ["Calving Season Hand", "calving season hand"], // an animal's season stays
     ["Executive Assistant to the President and CEO", "executive assistant"], // not the CEO
     ["Assistant to the Director", "executive assistant"],
     ["Physician Assistant to Neurology Practice", "physician assistant"],
@@ -2464,6 +2468,8 @@ Deno.test("an engineer with only a rank word and a computing qualifier is a soft
   const top = (title: string) => rank(title).results[0]?.onetCode;
   assert.equal(top("Principal Engineer - Java"), "15-1252.00");
   assert.equal(top("Engineer, Cloud"), "15-1252.00");
+  // A layer of a software system the index's titles lack (ranker 139).
+  assert.equal(top("Principal Engineer - Backend"), "15-1252.00");
   // A qualifier of other words, or no qualifier: the engineer as written.
   assert.equal(top("Principal Engineer - Water Resources"), "17-2051.00");
   assert.equal(top("Lead Engineer"), "17-2051.00");

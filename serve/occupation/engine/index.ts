@@ -67,7 +67,7 @@ import {
 export { FUSION_FEATURES };
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "138";
+export const RANKER_VERSION = "139";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
@@ -514,6 +514,11 @@ const SCIENTIST_GROUPS = ["19-", "15-2", "15-1221"];
 const TECH_LEAD = /\b(?:technician|technical|technology) (?:team )?lead(?:er)?\b/;
 /** The fewest titles a word needs for #namesComputing to read it. */
 const COMPUTING_TITLES = 3;
+/**
+ * Layers of a software system an engineer's qualifier names ("Principal Engineer - Backend"):
+ * computing words that O*NET's titles have too rarely for #namesComputing (#computingEngineer).
+ */
+const SOFTWARE_LAYERS = new Set(["backend", "frontend", "fullstack", "devops", "microservices"]);
 /** A "co-" prefix in a raw title ("Co-Manager", "CO-TEACHER"), and the word it is before. */
 const CO_PREFIX = /\bco-\p{L}/iu;
 const CO_PREFIXED = /\bco-(\p{L}+)/giu;
@@ -1895,7 +1900,10 @@ export class OccupationIndex {
     let computing = 0;
     let known = 0;
     for (const term of indexTerms(cleaned.rest)) {
-      if (this.#terms.has(term)) {
+      if (SOFTWARE_LAYERS.has(term)) {
+        known++;
+        computing++;
+      } else if (this.#terms.has(term)) {
         known++;
         if (this.#namesComputing(term)) computing++;
       } else if (this.#namesSoftware(term)) {

@@ -19,6 +19,10 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\bpastor(?:es)? de cabras\b/g, "goat herder"],
   [/\bpastor(?:es)? de ganado\b/g, "livestock herder"],
   [/\bama de llaves\b/g, "housekeeper"],
+  // A hotel's room maid ("camarera" alone is a waitress) and a house painter ("pintor de brocha
+  // gorda", a broad brush's painter), in the words' Spanish order.
+  [/\bcamarer[oa]s? de (?:piso|pisos|habitaciones|cuartos)\b/g, "housekeeper"],
+  [/\bpintor(?:es)? de brocha gorda\b/g, "painter house"],
   // An amusement park's rides ("Operador de Juegos Mecánicos"), in the words' Spanish order;
   // "mecánicos" alone are mechanics.
   [/\bjuegos mecanicos\b/g, "rides amusement"],
@@ -103,6 +107,10 @@ const ROLES: Readonly<Record<string, string>> = {
   lavaloza: "dishwasher",
   mesero: "waiter",
   mesera: "waitress",
+  camarero: "waiter",
+  camarera: "waitress",
+  camareros: "waiters",
+  camareras: "waitresses",
   meseros: "waiters",
   cantinero: "bartender",
   cantinera: "bartender",

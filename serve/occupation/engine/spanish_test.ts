@@ -36,6 +36,9 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     ["Preparador de Alimentos", "food preparer"],
     ["Operador de Juegos Mecánicos", "amusement rides operator"],
     ["Mecánicos de Autos", "autos mechanics"],
+    ["Camarera de Piso", "housekeeper"], // a hotel's room maid; a camarera alone waits tables
+    ["Camarero - Restaurante", "waiter - restaurant"],
+    ["Pintor de Brocha Gorda", "house painter"],
   ];
   for (const [title, english] of cases) assert.equal(spanishAsEnglish(title), english, title);
   // English titles with words Spanish shares stay as they are.

@@ -152,6 +152,8 @@ function reading(text: string, phrased: boolean): { reread?: true } {
  */
 const READ_PHRASES: [RegExp, string][] = [
   [/\bmember\s+of\s+(?:the\s+)?technical\s+staff\b/g, "software engineer"],
+  // Its short forms: "MTS", and a senior's, lead's or principal's "SMTS", "LMTS", "PMTS".
+  [/\b[slp]?mts\b/g, "software engineer"],
   [/^(?:co\s*-?\s*)?founders?$/g, "chief executive"],
   // "SW Engineer", "SW Engr 2", "SW Developer": software (not a direction: "SW Regional Manager").
   [
@@ -250,6 +252,11 @@ const NOISE_PHRASES: RegExp[] = [
   /\bentry[\s-]+level\b/g,
   /\bpaid\s+training\b|\btraining\s+provided\b/g,
   /\b(?:1st|2nd|3rd|first|second|third|day|night|evening|swing|am|pm)\s+shifts?\b/g,
+  // A season of the calendar or of the trade's calendar ("Host / Hostess - Summer Season", "Peak
+  // Season"): when, not what. Read as a qualifier, "summer season" went to the broadcast
+  // announcers' "Summer Season Host"-like titles; a crop's or an animal's season ("Calving
+  // Season", "Harvest Season") stays.
+  /\b(?:summer|winter|spring|fall|autumn|holiday|peak|busy|high|tourist)\s+seasons?\b/g,
   /\bclass\s+[abc]\b/g,
   // A coding index's "(any industry)": the entry is coded the same whatever the industry.
   /\bany\s+industry\b/g,
