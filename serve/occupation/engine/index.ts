@@ -2085,8 +2085,8 @@ export class OccupationIndex {
    * painters), unless that title joins the alternative with another of the query's words as a
    * separate kind of worker ("Foreman, construction -- exc extraction" is still one of the
    * "First-Line Supervisors of Construction Trades and Extraction Workers"; "Driver, truck (exc
-   * heavy)" is none of the "Heavy and Tractor-Trailer Truck Drivers", where "heavy" is no kind). `qualifiers`: the query's words
-   * other than its role head.
+   * heavy)" is none of the "Heavy and Tractor-Trailer Truck Drivers", where "heavy" is no kind).
+   * `qualifiers`: the query's words other than its role head.
    */
   #namedByExclusion(occ: number, alternatives: string[][], qualifiers: string[]): boolean {
     const own = this.#unexceptedTerms(occ);

@@ -1471,7 +1471,7 @@ const EXCLUSION_CLAUSE = /\b(?:exc|except|excluding|excl)\b\.?[^()[\]{}]*/gi;
  */
 export function settingReading(raw: string): string | null {
   // What an exclusion clause names is no setting ("Farmworker -- exc. livestock").
-  const title = EXCLUSION_CLAUSE.test(raw) ? raw.replace(EXCLUSION_CLAUSE, " ") : raw;
+  const title = raw.replace(EXCLUSION_CLAUSE, " ");
   for (const { role, setting, not, cropsOnly, reading } of SETTINGS) {
     if (!role.test(title) || !setting.test(title) || not?.test(title)) continue;
     if (cropsOnly && LIVESTOCK.test(title)) continue;
