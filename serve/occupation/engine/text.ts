@@ -1067,12 +1067,27 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|harvesters?|crew(?: members?| workers?)?|farmworkers?|farmhands?)`,
+        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|harvesters?|crew(?: members?| workers?)?)`,
     ),
     setting:
-      /\b(?:dair(?:y|ies)|calf|cows?|steers?|hogs?|pigs?|poultry|chickens?|ducks?|geese|turkeys?|bees|livestock|lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feed ?lots?|feed ?yards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|(?:chicken|turkey|poultry|broiler|hen)s? (?:catch\w*|load\w*)|catfish farms?|fish farms?|(?:trout|salmon|shrimp|oyster|clam|shellfish|crawfish|crayfish) (?:farms?|ponds?)|aquaculture|(?:thoroughbred|horse|equine|breeding|stud) farms?|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
+      /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feed ?lots?|feed ?yards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|(?:chicken|turkey|poultry|broiler|hen)s? (?:catch\w*|load\w*)|catfish farms?|fish farms?|(?:trout|salmon|shrimp|oyster|clam|shellfish|crawfish|crayfish) (?:farms?|ponds?)|aquaculture|(?:thoroughbred|horse|equine|breeding|stud) farms?|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
     not:
       /\b(?:plants?|processing|slaughter\w*|kill|packing|packers?|cannery|creamery|cheese|meat|deboning|evisceration|veterinar\w*|vet|clinic|hospital|racetracks?|race|track|show|zoo|kennels?|shelters?|supervisors?|foremen|foreman|leads?|leaders?)\b/i,
+    reading: "livestock laborer",
+  },
+  // A farmworker, farm hand or laborer of a dairy, hogs, poultry or bees works with farm animals
+  // (45-2093): "Farmworker - Hogs" and "Farmworker - Poultry (Layers)" went to the crop farmworkers,
+  // O*NET's "Farmworker" being theirs too. Only these roles: O*NET's "Dairy Helper" is a plant's,
+  // "Hog Worker" tends a wood hog, "Poultry Husbandry Worker" breeds animals.
+  {
+    role: endsPart(
+      String
+        .raw`(?:farm ?workers?|farm ?hands?|farm ?laborers?|ranch ?hands?|dairy (?:hands?|workers?|laborers?)|hands?|laborers?)`,
+    ),
+    setting:
+      /\b(?:dair(?:y|ies)|calf|calves|cows?|cattle|steers?|heifers?|hogs|swine|sheep|goats?|poultry|chickens?|ducks?|geese|turkeys?|bees|beekeep\w*|apiar(?:y|ies)|hives?|livestock)\b/i,
+    not:
+      /\b(?:plants?|processing|slaughter\w*|kill|packing|packers?|cannery|creamery|cheese|meat|offal|husbandry|iron|supervisors?|foremen|foreman|leads?|leaders?)\b/i,
     reading: "livestock laborer",
   },
   // A laborer, hand, planter or collector of a forest, a tree farm or a seed orchard, or of

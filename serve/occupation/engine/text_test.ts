@@ -179,6 +179,12 @@ Deno.test("settingReading: landscape, live-animal and forest work by its setting
     ["Dairy Hand (Night Shift)", "livestock laborer"],
     ["Duck Farm Worker", "livestock laborer"],
     ["Poultry Plant Worker", "seafood processor"], // a plant's: the cutters and trimmers
+    // O*NET's own titles of other work (ranker 140): a plant's helper, a wood hog's tender, a
+    // pig iron loader, an animal breeder.
+    ["Dairy Helper", null],
+    ["Hog Worker", null],
+    ["Pig Iron Loader", null],
+    ["Poultry Husbandry Worker", null],
     // What an exclusion clause names is no setting.
     ["Farmworker -- exc. livestock", null],
     ["Engineer, marine -- exc. ship's officer", null],
