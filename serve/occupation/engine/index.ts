@@ -2090,16 +2090,18 @@ export class OccupationIndex {
    */
   #namedByExclusion(occ: number, alternatives: string[][], qualifiers: string[]): boolean {
     const own = this.#unexceptedTerms(occ);
-    const conjuncts = qualifiers.length === 0 ? [] : this.occupations[occ].title
-      .replace(EXCEPT, "").replace(ALL_OTHER, "").split(/,|\band\b|\bor\b/)
-      .map((part) => new Set(indexTerms(part)));
-    const kinds = (terms: string[]) =>
-      conjuncts.some((c) =>
-        c.size > terms.length && terms.every((t) => c.has(t)) && !qualifiers.some((q) => c.has(q))
-      ) &&
-      conjuncts.some((c) => qualifiers.some((q) => c.has(q)));
+    let conjuncts: Set<string>[] | null = null;
     for (const terms of alternatives) {
-      if (terms.every((t) => own.has(t)) && !kinds(terms)) return true;
+      if (!terms.every((t) => own.has(t))) continue;
+      // The title's kinds, read only for an occupation the clause would name.
+      conjuncts ??= qualifiers.length === 0 ? [] : this.occupations[occ].title
+        .replace(EXCEPT, "").replace(ALL_OTHER, "").split(/,|\band\b|\bor\b/)
+        .map((part) => new Set(indexTerms(part)));
+      const kinds = conjuncts.some((c) =>
+        c.size > terms.length && terms.every((t) => c.has(t)) &&
+        !qualifiers.some((q) => c.has(q))
+      ) && conjuncts.some((c) => qualifiers.some((q) => c.has(q)));
+      if (!kinds) return true;
     }
     return false;
   }

@@ -217,13 +217,19 @@ export interface ParsedRole {
   natural: string;
 }
 
+/** The word that opens an exclusion clause ("exc supervising", "except retail"), as a source. */
+export const EXCLUSION_WORD = String.raw`\b(?:exc|except|excluding|excl)\b`;
+
+/** An exclusion clause to the end of the text, with the comma before it. */
+const EXCLUSION_TO_END = new RegExp(String.raw`\s*,?\s*${EXCLUSION_WORD}\.?.*$`);
+
 /**
  * Reads a folded title as structure: drops an exclusion clause ("..., exc supervising"),
  * restores catalog inversion ("operator, bottling machine" → "bottling machine operator";
  * "supervisor bakery" → "bakery supervisor") and finds the hierarchy word wherever it stands.
  */
 export function parseRole(text: string): ParsedRole {
-  let t = text.replace(/\s*,?\s*\b(?:exc|except|excluding|excl)\b\.?.*$/, "").trim();
+  let t = text.replace(EXCLUSION_TO_END, "").trim();
   const comma = t.indexOf(",");
   if (comma > 0) {
     const head = t.slice(0, comma).trim();

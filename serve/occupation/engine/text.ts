@@ -10,7 +10,7 @@
  */
 import { foldText, indexTerms, singular, tokenize } from "../../text/normalize.ts";
 import { US_STATES } from "../../text/us_states.ts";
-import { ROLE_WORDS } from "./roles.ts";
+import { EXCLUSION_WORD, ROLE_WORDS } from "./roles.ts";
 
 /** Abbreviations seen in posting titles, expanded before matching (folded tokens). */
 const ABBREVIATIONS: Record<string, string> = {
@@ -764,8 +764,10 @@ export const TECH_WORDS: ReadonlySet<string> = new Set(["technician", "technical
  * An exclusion clause and the brackets after it: "exc printing (metal stamping)", or a clause in
  * brackets of its own and brackets after those ("(exc. postsecondary) (private school)").
  */
-const EXCLUSION_THEN_BRACKETS =
-  /(\b(?:exc|except|excluding|excl)\b\.?[^()[\]{}]*?|\((?:exc|except|excluding|excl)\b[^()]*\))\s*([([{][^)\]}]*[)\]}])/;
+const EXCLUSION_THEN_BRACKETS = new RegExp(
+  String
+    .raw`(${EXCLUSION_WORD}\.?[^()[\]{}]*?|\(${EXCLUSION_WORD}[^()]*\))\s*([([{][^)\]}]*[)\]}])`,
+);
 
 /**
  * "Operator, press exc. printing (metal stamping)": brackets after an exclusion clause qualify the
@@ -797,16 +799,22 @@ function invertedBeforeBrackets(text: string, capitalisedAfterComma: boolean): s
   // (titleBeforeComma).
   if (capitalisedAfterComma) return text;
   const match = INVERTED_THEN_BRACKETS.exec(text);
-  if (!match || /\b(?:exc|except|excluding|excl)\b/.test(match[2])) return text;
+  if (!match || HAS_EXCLUSION.test(match[2])) return text;
   return `${uninvert(`${match[1]}, ${match[2]}`)} (${match[3]})`;
 }
+
+/** A word that opens an exclusion clause, anywhere. */
+const HAS_EXCLUSION = new RegExp(EXCLUSION_WORD);
+
+/** An exclusion clause to the end of a part, with the comma before it; the clause's words kept. */
+const EXCLUSION_IN_SEGMENT = new RegExp(String.raw`\s*,?\s*${EXCLUSION_WORD}\.?(\s.*)?$`);
 
 /**
  * "Bakers, exc supervising": the exclusion says what the title is not; it is dropped from the
  * title, and what it names is kept in `into`.
  */
 function dropExclusion(segment: string, into: string[]): string {
-  const found = /\s*,?\s*\b(?:exc|except|excluding|excl)\b\.?(\s.*)?$/.exec(segment);
+  const found = EXCLUSION_IN_SEGMENT.exec(segment);
   if (!found) return segment;
   if (found[1]?.trim()) into.push(found[1].trim());
   return segment.slice(0, found.index);
@@ -1379,8 +1387,7 @@ const SETTINGS: readonly SettingReading[] = [
     role: endsPart(String.raw`(?:(?:fry|grill|line|station|funnel cake|concession) )?cooks?`),
     setting:
       /\b(?:fast[- ]?food|drive[- ]?ins?|drive[- ]?thrus?|quick[- ]service|qsr|burgers?|concessions?|food (?:trucks?|trailers?|stands?|courts?)|boardwalk|carnivals?|fairs?|ballparks?|stadiums?)\b/i,
-    not:
-      /\b(?:chefs?|head|sous|supervisors?|managers?|leads?|prep|preparation|short[- ]order|exc|except|excluding|excl)\b/i,
+    not: /\b(?:chefs?|head|sous|supervisors?|managers?|leads?|prep|preparation|short[- ]order)\b/i,
     reading: "fast food cook",
   },
   // A coffee shop's, steakhouse's or restaurant's waitress or server waits tables (35-3031); read as
@@ -1390,7 +1397,7 @@ const SETTINGS: readonly SettingReading[] = [
     setting:
       /\b(?:coffee shops?|steak ?houses?|diners?|restaurants?|bistros?|supper clubs?|grills?|crab (?:shacks?|houses?)|seafood (?:houses?|shacks?))\b/i,
     not:
-      /\b(?:banquets?|catering|caterers?|room service|cafeterias?|fast[- ]?food|counters?|drive[- ]?ins?|food courts?|process|web|database|servers? (?:admin\w*|engineers?)|hospitals?|schools?|exc|except|excluding|excl)\b/i,
+      /\b(?:banquets?|catering|caterers?|room service|cafeterias?|fast[- ]?food|counters?|drive[- ]?ins?|food courts?|process|web|database|servers? (?:admin\w*|engineers?)|hospitals?|schools?)\b/i,
     reading: "waiter",
   },
   // A bucket truck's or a utility right-of-way's trimmer trims trees (37-3013, where O*NET lists
@@ -1478,7 +1485,7 @@ const SETTINGS: readonly SettingReading[] = [
 ];
 
 /** An exclusion clause, up to a bracket or the end ("exc. livestock", "except retail"). */
-const EXCLUSION_CLAUSE = /\b(?:exc|except|excluding|excl)\b\.?[^()[\]{}]*/gi;
+const EXCLUSION_CLAUSE = new RegExp(String.raw`${EXCLUSION_WORD}\.?[^()[\]{}]*`, "gi");
 
 /**
  * The reading of a title whose occupation its setting decides (SETTINGS: a racetrack's groom is an
