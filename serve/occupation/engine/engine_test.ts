@@ -81,6 +81,11 @@ Deno.test("cleanTitle drops posting noise and expands abbreviations", () => {
     ["Peak Season Housekeeper", "housekeeper"], // when, not what (ranker 139)
     ["Senior MTS", "software engineer"], // a member of technical staff
     ["SMTS - Cloud Platform", "software engineer"],
+    ["Carnie - Set-up Crew", "carnival worker"], // the slang (ranker 141)
+    ["Flag Person - Road Crew", "flagman"], // O*NET's flagman, not the air traffic controllers
+    ["Waterfront Staff", "lifeguard"], // a camp's, not a security guard
+    ["Maître d'", "dining room host"], // not the pharmacists' "Pharm D"
+    ["Maitre d'hotel", "dining room host"],
     ["Calving Season Hand", "calving season hand"], // an animal's season stays
     ["Executive Assistant to the President and CEO", "executive assistant"], // not the CEO
     ["Assistant to the Director", "executive assistant"],
@@ -2052,6 +2057,16 @@ Deno.test("a team member of a domain with no role word is a worker of it", () =>
     cleanTitle("Housekeeping Team Member - Hotel", scored, () => false, (w) => roles.has(w)).text,
     "hotel housekeeping worker",
   );
+});
+
+Deno.test("cleanTitle reads a vice president as the rank of its qualifier's function", () => {
+  // Ranker 141: "Vice President - Marketing" had been read as "vice president" alone.
+  const scored = (segment: string) => (segment === "vice president" ? 40 : 5);
+  const read = (raw: string) => cleanTitle(raw, scored).text;
+  assert.equal(read("Vice President - Marketing"), "marketing vice president");
+  assert.equal(read("SVP - Operations"), "operations senior vice president");
+  assert.equal(read("Assistant Vice President - Payroll"), "payroll assistant vice president");
+  assert.equal(read("Vice President"), "vice president");
 });
 
 Deno.test("cleanTitle folds a serviceman, like a repairman, to the repairer", () => {

@@ -241,6 +241,8 @@ const OBJECTS: Readonly<Record<string, string>> = {
   caña: "cane",
   lechuga: "lettuce",
   granja: "farm",
+  feria: "carnival",
+  ferias: "carnivals",
   galera: "shed",
   alimentos: "food",
   cuadra: "stable",

@@ -35,6 +35,7 @@ Deno.test("spanishAsEnglish: a Spanish title's parts read in English, head last"
     ["Mozo de Cuadra", "stable hand"],
     ["Preparador de Alimentos", "food preparer"],
     ["Operador de Juegos Mecánicos", "amusement rides operator"],
+    ["Trabajador de Feria", "carnival worker"], // a fair's (ranker 141)
     ["Mecánicos de Autos", "autos mechanics"],
     ["Camarera de Piso", "housekeeper"], // a hotel's room maid; a camarera alone waits tables
     ["Camarero - Restaurante", "waiter - restaurant"],

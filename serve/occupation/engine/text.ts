@@ -171,6 +171,16 @@ const READ_PHRASES: [RegExp, string][] = [
   // (it matched the labor relations specialists and the farm labor contractors); "Labor and
   // Delivery Nurse", "Labor Relations" and "Labor/Delivery" keep it.
   [/\blabou?r(?=\s*(?:$|[-–—|:(,]))/g, "laborer"],
+  // A carnival's worker in its slang ("Carny", "Carnie - Set-up Crew"); O*NET lacks the word.
+  [/\bcarn(?:y|ie|ies)\b/g, "carnival worker"],
+  // A flag person of a road crew is O*NET's flagman ("Flag Person (Traffic Control)" went to the
+  // air traffic controllers; "flagger" is the highway maintenance workers' title too); a camp's
+  // waterfront guard is a lifeguard, not a security guard.
+  [/\bflag\s*(?:person|woman|women|people)\b/g, "flagman"],
+  [/\bwaterfront\s+(?:guards?|staff)\b/g, "lifeguard"],
+  // A restaurant's maître d' (O*NET lacks it; "d" alone went to the pharmacists' "Pharm D") is its
+  // dining room's host, as two of three blind rounds coded it (the third, its supervisor).
+  [/\bmaitre\s*d(?:\s*hotel)?\b/g, "dining room host"],
 ];
 
 /**
@@ -685,7 +695,8 @@ function cleanParts(
   // food service supervisors).
   if (
     segments.length >= 2 && cleaned !== "" &&
-    ((!cleaned.includes(" ") && !namesOneOccupation(cleaned)) || hierarchyOnly(cleaned))
+    ((!cleaned.includes(" ") && !namesOneOccupation(cleaned)) || hierarchyOnly(cleaned) ||
+      VICE_PRESIDENT.test(cleaned))
   ) {
     let other = "";
     let otherScore = 0;
@@ -756,6 +767,15 @@ function hierarchyOnly(cleaned: string): boolean {
   if (words.length === 2 && TECH_WORDS.has(words[0])) return false;
   return ROLE_WORDS[last] === "supervisor" || ROLE_WORDS[last] === "lead";
 }
+
+/**
+ * A vice president of any rank, once cleaned ("SVP": "senior vice president"): like a bare role
+ * word, it is the rank of its qualifier's function ("Vice President - Marketing", "VP -
+ * Engineering"). Read as written, the qualifier was left out and the bare title went to the
+ * postsecondary education administrators ("Academic Vice President").
+ */
+const VICE_PRESIDENT =
+  /^(?:(?:senior|executive|assistant|associate|group|regional|first) )?vice president$/;
 
 /** What a technical lead's first word is, once cleaned ("Tech Lead": "technician lead"). */
 export const TECH_WORDS: ReadonlySet<string> = new Set(["technician", "technical", "technology"]);
@@ -870,12 +890,12 @@ const LIVESTOCK =
  * inspectors' (SETTINGS).
  */
 const CROPS = String
-  .raw`orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|hemp|broccoli|cabbages?|collards?|brussels sprouts?|squash|zucchini|pumpkins?|sweet ?potato(?:es)?|garlic|carrots?|spinach|kale|raspberr(?:y|ies)|blackberr(?:y|ies)|nectarines?|plums?|apricots?|pistachios?|hazelnuts?|olives?`;
+  .raw`orchards?|vineyards?|vines?|grapes?|fruits?|vegetables?|produce|crops?|h-?2a|berr(?:y|ies)|blueberr(?:y|ies)|strawberr(?:y|ies)|cherr(?:y|ies)|apples?|peach(?:es)?|pears?|citrus|oranges?|melons?|watermelons?|cantaloupes?|tomato(?:es)?|potato(?:es)?|onions?|peppers?|chiles?|chilies|cucumbers?|lettuce|tobacco|burley|peanuts?|pecans?|almonds?|walnuts?|cotton|corn|soybeans?|wheat|hay|alfalfa|sugar ?beets?|sugar ?cane|rice|hops?|cranberr(?:y|ies)|avocados?|hemp|broccoli|cabbages?|collards?|brussels sprouts?|squash|zucchini|pumpkins?|sweet ?potato(?:es)?|garlic|carrots?|spinach|kale|raspberr(?:y|ies)|blackberr(?:y|ies)|nectarines?|plums?|apricots?|pistachios?|hazelnuts?|olives?|raisins?|beets?|coffee|date palms?|cauliflower|artichokes?|sweet ?corn`;
 
 /** Words of a farm setting: the crops, and farms, fields, packing sheds and their work. */
 const FARM_SETTING = new RegExp(
   String
-    .raw`\b(?:${CROPS}|farms?|farming|ranch|nuts?|fields?(?!\s+(?:hands?|workers?|laborers?))|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|dairy|cattle|disking|tillage|cultivating|planting)\b`,
+    .raw`\b(?:${CROPS}|farms?|farming|ranch|nuts?|fields?(?!\s+(?:hands?|workers?|laborers?))|harvest(?:ing)?|packing ?(?:shed|house|line)s?|packinghouse|sheds?|nursery|greenhouse|dairy|cattle|disking|tillage|cultivating|planting|silage|transplant\w*)\b`,
   "i",
 );
 
@@ -905,6 +925,16 @@ const SETTINGS: readonly SettingReading[] = [
       /\b(?:farms?|(?<!dude )ranch(?:es)?|breeding|stud|foaling|yearlings?|broodmares?|cattle|cow\w*)\b/i,
     reading: "animal caretaker",
   },
+  // A jockey of a racetrack or of race horses rides them (O*NET's "Professional Jockey", an
+  // athlete's title); "Jockey" alone is the truck drivers' too, and the disc jockeys took
+  // "Jockey -- race track" through their many "jockey" titles.
+  {
+    role: endsPart(String.raw`jockeys?`),
+    setting:
+      /\b(?:races?|racing|racetracks?|race ?horses?|thoroughbreds?|horses?|derby|steeplechase)\b/i,
+    not: /\b(?:disc|dj|radio|truck|yard|car|gas|tractor|desk|valets?|agents?)\b/i,
+    reading: "professional jockey",
+  },
   // A room attendant of a hotel, motel, resort or lodge cleans guest rooms (maids and housekeeping
   // cleaners, 37-2012); O*NET lists "Room Attendant" under the room-service food servers and the
   // locker room attendants only, so "Room Attendant - Hotel" went there.
@@ -930,6 +960,18 @@ const SETTINGS: readonly SettingReading[] = [
     setting: /\b(?:ski|skiing|snowboard|snowboarding|chair ?lifts?|gondolas?|mountain ops)\b/i,
     reading: "ski lift operator",
   },
+  // A supervisor, foreman, boss or superintendent of a carnival's rides or midway supervises
+  // amusement attendants (39-1014, where O*NET lists "Rides Supervisor"); read as written, "Midway
+  // Foreman" went to the production supervisors and "Ride Boss" to the attendants themselves.
+  {
+    role: endsPart(
+      String.raw`(?:supervisors?|forem[ae]n|foreladies|forelady|boss(?:es)?|superintendents?)`,
+    ),
+    setting: /\b(?:rides?|midway|carnivals?|fairgrounds|traveling show|amusement rides?)\b/i,
+    not:
+      /\b(?:bus|shuttle|share|sharing|hail\w*|transit|maintenance|mechanics?|repair\w*|assembly|manufactur\w*|production|plant|factory)\b/i,
+    reading: "rides supervisor",
+  },
   // A game agent or operator of a carnival midway or a fair runs an amusement concession
   // ("Carnival Worker", amusement and recreation attendants); "Game Attendant" alone is also the
   // gambling services' and "Game Agent" the fish and game wardens'.
@@ -946,10 +988,10 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:attendants?|operators?|dispatchers?|associates?|team members?|workers?|crew(?: members?)?|hands?)`,
+        .raw`(?:attendants?|operators?|ops?\.?|dispatchers?|associates?|team members?|workers?|crew(?: members?)?|hands?)`,
     ),
     setting:
-      /\b(?:rides?|water ?parks?|theme parks?|amusement parks?|(?:park|ride|water park) attractions|water ?slides?|slide (?:attendants?|dispatch\w*)|wave pools?|lazy rivers?|bumper (?:cars?|boats?)|go[- ]?karts?|(?:mini(?:ature)?|putt[- ]?putt) golf|corn maze|carnivals?|midway|fairgrounds|county fairs?|state fairs?|arcades?|laser tag|batting cages?|zip ?lines?|ropes courses?|climbing walls?|snow tubing|tubing hill)\b/i,
+      /\b(?:rides?|water ?parks?|theme parks?|amusement parks?|(?:park|ride|water park) attractions|water ?slides?|slide (?:attendants?|dispatch\w*)|wave pools?|lazy rivers?|bumper (?:cars?|boats?)|go[- ]?karts?|(?:mini(?:ature)?|putt[- ]?putt) golf|corn maze|carnivals?|midway|fairgrounds|county fairs?|state fairs?|arcades?|laser tag|batting cages?|zip ?lines?|ropes courses?|climbing walls?|snow tubing|tubing hill|dunk tanks?)\b/i,
     not:
       /\b(?:mechanics?|repair\w*|maintenance|electricians?|welders?|food|cooks?|kitchen|cashiers?|security|guards?|lifeguards?|supervisors?|managers?|leads?|forem[ae]n|drivers?|trucks?|housekeep\w*|janitor\w*|custodian\w*|cleaners?|restrooms?|talent|bus|shuttle|share|sharing|hail\w*|gates?|tickets?|admissions?|parking|concessions?|stands?)\b/i,
     reading: "amusement attendant",
@@ -1003,10 +1045,10 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:harvesters?|combines?|planters?|shakers?|swathers?|balers?|tractors?) (?:operators?|drivers?)`,
+        .raw`(?:(?:harvesters?|combines?|planters?|shakers?|sweepers?|swathers?|balers?|tractors?) (?:operators?|drivers?)|equip(?:ment|\.)? (?:operators?|oper\.?|op\.?))`,
     ),
     setting: FARM_SETTING,
-    not: /\b(?:warehouse|yard|terminal|port|trailer|semi)\b/i,
+    not: /\b(?:warehouse|yard|terminal|port|trailer|semi|processing|plant|factory|creamery)\b/i,
     reading: "agricultural equipment operator",
   },
   // A farm's picker, topper, primer, weeder, thinner or field hand of a crop works the crop by hand
@@ -1015,12 +1057,12 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:pickers?|toppers?|primers?|suckerers?|weeders?|hoers?|thinners?|bunchers?|stringers?|throwers?|tossers?|tiers?|field (?:hands?|workers?|laborers?))`,
+        .raw`(?:pickers?|toppers?|primers?|suckerers?|weeders?|hoers?|thinners?|bunchers?|stringers?|throwers?|tossers?|tiers?|(?:tobacco|burley|stalk) cutters?|knockers?|snappers?|blockers?|sucker pullers?|loopers?|handers?|croppers?|stackers?|turners?|pollinators?|field (?:hands?|workers?|laborers?))`,
     ),
     setting: FARM_SETTING,
     cropsOnly: true,
     not:
-      /\b(?:dairy|poultry|chickens?|eggs?|turkeys?|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial|machine|mechanical)\b/i,
+      /\b(?:dairy|poultry|chickens?|eggs?|turkeys?|warehouse|order|cannery|processing|plant|restaurant|crane|bucket truck|aerial|machine|mechanical|mills?|textiles?|garments?|cloth|fabric|factory|kitchen|deli|grocery|supermarket|stores?|produce department|trucks?|pallets?|palletiz\w*|loading|packinghouse|packing ?(?:house|shed|line)s?|buckers?|bale wagon)\b/i,
     reading: "crop farmworker",
   },
   // A picker, peeler, trimmer, cutter, slimer, header or line, plant or house worker of a seafood
@@ -1032,7 +1074,7 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|deboners?|processors?|processing workers?|(?:line|plant|house|production) (?:workers?|associates?|laborers?))`,
+        .raw`(?:pickers?|peelers?|trimmers?|cutters?|slimers?|headers?|deboners?|crackers?|backers?|sectioners?|gutters?|processors?|processing workers?|(?:line|plant|house|production) (?:workers?|associates?|laborers?))`,
     ),
     setting:
       /\b(?:crabs?|crab meat|crawfish|crayfish|shrimp|fish|salmon|pollock|halibut|cod|catfish|oysters?|clams?|scallops?|seafood|poultry|chickens?|turkeys?|evisceration|cut-?up|deboning|slime line|fish house)\b/i,
@@ -1050,6 +1092,17 @@ const SETTINGS: readonly SettingReading[] = [
     setting: /\b(?:kill|slaughter\w*|beef|pork|hogs?|cattle|lambs?|meat|packing|plant|floor)\b/i,
     reading: "slaughterer",
   },
+  // Any hand role of a kill floor or a slaughter line ("Knocker - Kill Floor", "Head Dropper - Kill
+  // Floor", "Gutter, slaughter line") slaughters and dresses (51-3023); read as written, the
+  // uncommon role went to the production workers, all other, or "head" to the supervisors. Not the
+  // floor's supervisors, cleaners, mechanics or inspectors.
+  {
+    role: endsPart(String.raw`(?:[a-z]+ers?|hands?|workers?|laborers?|associates?)`),
+    setting: /\b(?:kill (?:floor|line)s?|slaughter (?:floor|line)s?)\b/i,
+    not:
+      /\b(?:supervisors?|forem[ae]n|leads?|leaders?|managers?|sanitation|sanitors?|cleaners?|janitors?|mechanics?|maintenance|repair\w*|inspectors?|graders?|nurses?|clerks?|drivers?|security|trainers?)\b/i,
+    reading: "slaughterer",
+  },
   // A laborer, crew, hand or helper of landscape work O*NET's titles do not name (mulch, hardscape,
   // leaf cleanup, annual color, a golf course's divots and bunkers) is a landscaping worker
   // (37-3011: SOC names sod laying, mowing, trimming, planting, sprinkler installation and
@@ -1059,7 +1112,7 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:labou?rers?|workers?|hands?|helpers?|crew(?: members?| workers?)?|(?:edger|trimmer|mower|blower) operators?)`,
+        .raw`(?:labou?rers?|workers?|hands?|helpers?|rakers?|crew(?: members?| workers?)?|(?:edger|trimmer|mower|blower|weed ?eater) operators?)`,
     ),
     setting:
       /\b(?:landscap\w*|hardscap\w*|softscap\w*|mulch\w*|sod|turf|lawns?|mowing|mowers?|leaf (?:removal|clean-?ups?|blow\w*|collection|pickup)|leaves|fall cleanups?|spring cleanups?|flower ?beds?|annual colou?r|bed maintenance|weed ?eaters?|string trimmers?|divots?|(?:sand|golf) bunkers?|bunker rak\w*|golf (?:course|club)s?|grounds ?(?:crew|maintenance)|yard ?work|lawn sprinklers?)\b/i,
@@ -1075,10 +1128,10 @@ const SETTINGS: readonly SettingReading[] = [
   {
     role: endsPart(
       String
-        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|harvesters?|crew(?: members?| workers?)?)`,
+        .raw`(?:workers?|laborers?|hands?|helpers?|attendants?|catchers?|loaders?|harvesters?|tenders?|raisers?|crew(?: members?| workers?)?)`,
     ),
     setting:
-      /\b(?:lambing|calving|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feed ?lots?|feed ?yards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|(?:chicken|turkey|poultry|broiler|hen)s? (?:catch\w*|load\w*)|catfish farms?|fish farms?|(?:trout|salmon|shrimp|oyster|clam|shellfish|crawfish|crayfish) (?:farms?|ponds?)|aquaculture|(?:thoroughbred|horse|equine|breeding|stud) farms?|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
+      /\b(?:lambing|calving|branding (?:season|crews?)|calf|sheep camps?|foaling|farrow\w*|hog ?barns?|swine|sow|piglets?|nursery pigs|finisher (?:site|barn)s?|feed ?lots?|feed ?yards?|cow-?calf|heifers?|calves|cattle|sheep|goats?|apiar(?:y|ies)|bee ?yards?|beekeep\w*|hives?|honey|broilers?|pullets?|layer (?:hens?|houses?|barns?|farms?)|(?:egg|hen) layers?|(?:poultry|chicken|turkey|egg) (?:farms?|houses?|barns?|ranch(?:es)?)|live haul|(?:chicken|turkey|poultry|broiler|hen)s? (?:catch\w*|load\w*)|catfish farms?|fish farms?|(?:trout|salmon|shrimp|oyster|clam|shellfish|crawfish|crayfish) (?:farms?|ponds?)|aquaculture|(?:thoroughbred|horse|equine|breeding|stud) farms?|hatcher(?:y|ies)|broodmares?|mares?|milking|dairy farms?)\b/i,
     not:
       /\b(?:plants?|processing|slaughter\w*|kill|packing|packers?|cannery|creamery|cheese|meat|deboning|evisceration|veterinar\w*|vet|clinic|hospital|racetracks?|race|track|show|zoo|kennels?|shelters?|supervisors?|foremen|foreman|leads?|leaders?)\b/i,
     reading: "livestock laborer",

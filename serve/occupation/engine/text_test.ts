@@ -126,11 +126,29 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     ["Sugar Beet Harvester Operator", "agricultural equipment operator"],
     ["Cherry Picker - Seasonal (June-Aug)", "crop farmworker"],
     ["Tobacco Primer - Flue-Cured Hand Harvest", "crop farmworker"],
+    // A crop's hand work by an uncommon role (ranker 141).
+    ["Pecan Knocker", "crop farmworker"],
+    ["Sucker Puller - Burley", "crop farmworker"],
+    ["Tobacco Hander", "crop farmworker"],
+    ["Sugar Beet Blocker", "crop farmworker"],
+    ["Raisin Tray Turner", "crop farmworker"],
+    ["Melon Stacker", "crop farmworker"],
     ["Crab Pickers - Blue Crab Plant", "seafood processor"],
     ["Line Worker - Poultry Evisceration", "seafood processor"],
     ["Fish House Worker", "seafood processor"],
     ["Kill Floor Worker - Beef Plant", "slaughterer"],
     ["Hide Puller - Beef Kill", "slaughterer"],
+    // Ranker 141: any hand role of a kill floor, a crab plant's crackers, a carnival's bosses.
+    ["Gutter - Kill Floor", "slaughterer"],
+    ["Head Knocker, slaughter line", "slaughterer"],
+    ["Claw Cracker - Crab Plant", "seafood processor"],
+    ["Carnival Ride Boss", "rides supervisor"],
+    ["Midway Foreman - County Fair", "rides supervisor"],
+    ["Ride Op. - Water Park", "amusement attendant"],
+    ["Dunk Tank Attendant", "amusement attendant"],
+    ["Jockey - Thoroughbred Racing", "professional jockey"],
+    ["Almond Sweeper Operator", "agricultural equipment operator"],
+    ["Equip. Oper. - Farm Tillage", "agricultural equipment operator"],
   ];
   for (const [title, reading] of others) assert.equal(settingReading(title), reading, title);
   const stay = [
@@ -145,6 +163,10 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Tractor Trailer Driver - Produce", // a truck
     "Order Picker - Produce Warehouse",
     "Cattle Sorter - Feedyard", // live animals, not produce
+    "Hay Bucker / Stacker", // the bale wagon's operator as often as a hand
+    "Box Stacker / Palletizer - Packing Shed", // the shed's material movers
+    "Knocker, packinghouse", // a meat packinghouse's slaughterer
+    "Cotton Cutter", // O*NET's cutting machine tenders have the cutters of crops
     "Pruner - Goat Dairy",
     "Cannery Line Worker - Salmon Canning", // the canning machines' tenders
     "Deckhand - Shrimp Boat",
@@ -153,6 +175,12 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
     "Room Attendant Supervisor - Hotel",
     "Dish Room Attendant - Hotel Banquets", // another room's attendant
     "Room Service Attendant - Hotel",
+    "Kill Floor Supervisor",
+    "Silage Truck Driver", // a truck, not a tractor
+    "Jockey", // no setting: the truck drivers' and the athletes' title
+    "Jockey's Valet - Racetrack",
+    "Sanitation Worker - Kill Floor", // the plant's cleaners
+    "Ride Assembly Supervisor", // a factory's
   ];
   for (const title of stay) assert.equal(settingReading(title), null, title);
 });
@@ -160,6 +188,13 @@ Deno.test("settingReading: a racetrack's groom is an animal caretaker, a hotel's
 Deno.test("settingReading: landscape, live-animal and forest work by its setting words", () => {
   const readings: [string, string | null][] = [
     ["Mulch Crew Laborer", "landscape laborer"],
+    ["Bunker Raker - Golf Club", "landscape laborer"],
+    ["Weed Eater Operator", "landscape laborer"],
+    ["Sheep Camp Tender", "livestock laborer"],
+    ["Calf Raiser - Dairy Heifers", "livestock laborer"],
+    ["Branding Crew Hand", "livestock laborer"],
+    ["Branding Machine Tender", null], // a factory's
+    ["Dairy Processing Equipment Operator", null], // a plant's
     ["Fall Cleanup Laborer - Leaf Removal", "landscape laborer"],
     ["String Trimmer/Edger Operator (Weed Eater)", "landscape laborer"],
     ["Golf Course Crew - Divot Filling", "landscape laborer"],
