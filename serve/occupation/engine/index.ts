@@ -67,7 +67,7 @@ import {
 export { FUSION_FEATURES };
 
 /** Version of the ranking code; the calibration stored in an artifact is only valid for it. */
-export const RANKER_VERSION = "141";
+export const RANKER_VERSION = "142";
 
 /** Kinds of titles, in the order they are preferred when two score the same. */
 export const TITLE_KINDS = ["primary", "alternate", "short", "reported"] as const;
