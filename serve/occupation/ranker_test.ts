@@ -9,7 +9,13 @@ import { loadTaxonomy, type TaxonomyData, taxonomySpecWith } from "./artifact.ts
 import { ArtifactRegistry } from "../stores/artifacts.ts";
 import { openedFile } from "../stores/duckdb.ts";
 import { memoryLogger } from "../http/log.ts";
-import { failRankingWorker, LocalRanker, type RankRequest, WorkerRanker } from "./ranker.ts";
+import {
+  failRankingWorker,
+  LocalRanker,
+  rankingWorkerMessages,
+  type RankRequest,
+  WorkerRanker,
+} from "./ranker.ts";
 import { type AnswerRequest, encodeRelatedTexts, onlyFacts } from "./respond.ts";
 
 const TITLES = [
@@ -168,6 +174,47 @@ Deno.test("a ranking worker that dies is replaced: the next rankings load the ve
       // Several at once after the failure: one reload serves them all.
       const after = await Promise.all([1, 2, 3].map(() => ranker.rank(request)));
       for (const answer of after) assert.deepEqual(answer, before);
+    } finally {
+      ranker.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("rankings asked for at once go to the worker in one message; one that fails there fails alone", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "test-ranker-" });
+  try {
+    const built = await buildFixture(dir);
+    const versionDir = join(dir, "taxonomy", built.version);
+    // No calibrations: an analyze answer, which needs one, throws in the worker.
+    const ranker = await WorkerRanker.load(versionDir, () => {
+      throw new Error("the snapshot is there: no source needed");
+    }, {
+      release: built.version,
+      attribution: "",
+      calibrations: new Map(),
+      relatedTexts: encodeRelatedTexts(new Map()),
+    });
+    try {
+      const [request] = requests();
+      const alone = await ranker.rank(request);
+      const analyze: AnswerRequest = {
+        route: "analyze",
+        title: "Registered Nurse",
+        debug: false,
+        semantic: false,
+      };
+      const posted = rankingWorkerMessages();
+      const [first, failed, last] = await Promise.allSettled([
+        ranker.rank(request),
+        ranker.answer(analyze),
+        ranker.rank(request),
+      ]);
+      assert.equal(rankingWorkerMessages() - posted, 1, "one message for the three");
+      assert.deepEqual(first, { status: "fulfilled", value: alone });
+      assert.equal(failed.status, "rejected");
+      assert.deepEqual(last, { status: "fulfilled", value: alone });
     } finally {
       ranker.close();
     }
