@@ -1053,7 +1053,10 @@ const SETTINGS: readonly SettingReading[] = [
   },
   // A farm's picker, topper, primer, weeder, thinner or field hand of a crop works the crop by hand
   // (45-2092); read as written, a crop word O*NET lacks left the generic role to the production
-  // workers, all other ("Tobacco Primer", "Cucumber Picker"), or a cherry picker to the cranes.
+  // workers, all other ("Tobacco Primer", "Cucumber Picker"), or a cherry picker to the cranes. So
+  // do a crop's knocker, snapper, blocker, looper, hander, stacker or turner ("Walnut Knocker",
+  // "Raisin Tray Turner"; ranker 141). Cutters and pullers only of tobacco and suckers: O*NET's
+  // "Corn Cutter" and "Vegetable Cutter" are the cutting machine tenders'.
   {
     role: endsPart(
       String
@@ -1124,7 +1127,8 @@ const SETTINGS: readonly SettingReading[] = [
   // catfish farm, a foaling barn) attends to them (45-2093, whose SOC definition names cattle,
   // sheep, swine, poultry, fish, shellfish and bees); read as written, a word O*NET's titles lack
   // ("lambing", "apiary", "finisher") left the generic role to the production workers, all other.
-  // Not a processing plant's: those are the slaughterers' and the meat cutters'.
+  // So do a sheep camp's tender, a calf raiser and a branding crew's hand (ranker 141). Not a
+  // processing plant's: those are the slaughterers' and the meat cutters'.
   {
     role: endsPart(
       String
