@@ -10,8 +10,9 @@
  * One worker serves every version loaded at a time (each index by a key); it starts with the
  * first version and stops when the last one is dropped. Requests are answered in order, by id.
  * Rankings and answers asked for in one turn of the event loop go in one message and come back in
- * one (a message cost the request thread about a quarter of its work per request): 2,912 against
- * 2,488 req/s of uncached candidates in alternating runs (notes/issue12.md, thirty-first session).
+ * one (a message each way had cost the request thread about a third of its work a request): 2,912
+ * against 2,488 req/s of uncached candidates in alternating runs (notes/issue12.md, thirty-first
+ * session).
  */
 import type {
   IndexSource,
@@ -163,8 +164,8 @@ class RankingWorker {
     return new Promise<T>((resolve, reject) => {
       running.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       if (message.op === "rank" || message.op === "answer") {
-        // Rankings and answers asked for in one turn of the event loop go in one message: a
-        // message costs the worker about as much as a tenth of a ranking.
+        // Rankings and answers asked for in one turn of the event loop go in one message (the
+        // worker's reply to it is one too): each message costs both threads tens of µs.
         running.batch.push({ ...message, id });
         if (running.batch.length === 1) setImmediate(() => this.#flush(running));
         return;

@@ -154,7 +154,11 @@ Deno.test("the ranking worker answers exactly as the index on this thread, from 
   }
 });
 
-Deno.test("a ranking worker that dies is replaced: the next rankings load the version again and answer as before", async () => {
+/**
+ * Runs `body` on a worker ranker of the fixture build, loaded from its snapshot with no
+ * calibrations (so an analyze answer, which needs one, throws in the worker).
+ */
+async function withWorkerRanker(body: (ranker: WorkerRanker) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "test-ranker-" });
   try {
     const built = await buildFixture(dir);
@@ -168,59 +172,47 @@ Deno.test("a ranking worker that dies is replaced: the next rankings load the ve
       relatedTexts: encodeRelatedTexts(new Map()),
     });
     try {
-      const [request] = requests();
-      const before = await ranker.rank(request);
-      await failRankingWorker();
-      // Several at once after the failure: one reload serves them all.
-      const after = await Promise.all([1, 2, 3].map(() => ranker.rank(request)));
-      for (const answer of after) assert.deepEqual(answer, before);
+      await body(ranker);
     } finally {
       ranker.close();
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("a ranking worker that dies is replaced: the next rankings load the version again and answer as before", async () => {
+  await withWorkerRanker(async (ranker) => {
+    const [request] = requests();
+    const before = await ranker.rank(request);
+    await failRankingWorker();
+    // Several at once after the failure: one reload serves them all.
+    const after = await Promise.all([1, 2, 3].map(() => ranker.rank(request)));
+    for (const answer of after) assert.deepEqual(answer, before);
+  });
 });
 
 Deno.test("rankings asked for at once go to the worker in one message; one that fails there fails alone", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "test-ranker-" });
-  try {
-    const built = await buildFixture(dir);
-    const versionDir = join(dir, "taxonomy", built.version);
-    // No calibrations: an analyze answer, which needs one, throws in the worker.
-    const ranker = await WorkerRanker.load(versionDir, () => {
-      throw new Error("the snapshot is there: no source needed");
-    }, {
-      release: built.version,
-      attribution: "",
-      calibrations: new Map(),
-      relatedTexts: encodeRelatedTexts(new Map()),
-    });
-    try {
-      const [request] = requests();
-      const alone = await ranker.rank(request);
-      const analyze: AnswerRequest = {
-        route: "analyze",
-        title: "Registered Nurse",
-        debug: false,
-        semantic: false,
-      };
-      const posted = rankingWorkerMessages();
-      const [first, failed, last] = await Promise.allSettled([
-        ranker.rank(request),
-        ranker.answer(analyze),
-        ranker.rank(request),
-      ]);
-      assert.equal(rankingWorkerMessages() - posted, 1, "one message for the three");
-      assert.deepEqual(first, { status: "fulfilled", value: alone });
-      assert.equal(failed.status, "rejected");
-      assert.deepEqual(last, { status: "fulfilled", value: alone });
-    } finally {
-      ranker.close();
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await withWorkerRanker(async (ranker) => {
+    const [request] = requests();
+    const alone = await ranker.rank(request);
+    const analyze: AnswerRequest = {
+      route: "analyze",
+      title: "Registered Nurse",
+      debug: false,
+      semantic: false,
+    };
+    const posted = rankingWorkerMessages();
+    const [first, failed, last] = await Promise.allSettled([
+      ranker.rank(request),
+      ranker.answer(analyze),
+      ranker.rank(request),
+    ]);
+    assert.equal(rankingWorkerMessages() - posted, 1, "one message for the three");
+    assert.deepEqual(first, { status: "fulfilled", value: alone });
+    assert.equal(failed.status, "rejected");
+    assert.deepEqual(last, { status: "fulfilled", value: alone });
+  });
 });
 
 Deno.test("a version without an engine snapshot is built again from its data file when the worker dies after the registry closed it", async () => {
